@@ -1,0 +1,44 @@
+import type { Config } from './config/env.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { LogRepository } from './db/repositories/log-repository.ts';
+import type { OptionRepository } from './db/repositories/option-repository.ts';
+import type { UserRepository } from './db/repositories/user-repository.ts';
+import type { VerificationService } from './auth/verification-service.ts';
+import type { ChangeBus } from './lib/change-bus.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { OptionStore } from './options/option-store.ts';
+import type { RateLimiter } from './rate-limit/rate-limiter.ts';
+
+/**
+ * Everything route handlers and services need, built once at start-up and decorated onto the
+ * Fastify instance as `app.services`. Services take what they need from here as arguments so
+ * they can be unit-tested without Fastify.
+ */
+export interface AppServices {
+  config: Config;
+  database: DatabaseHandle;
+  logDatabase: DatabaseHandle;
+  sessionSecret: string;
+  startTime: number;
+  version: string;
+  bus: ChangeBus;
+  options: OptionStore;
+  optionRepository: OptionRepository;
+  users: UserRepository;
+  logs: LogRepository;
+  mailer: Mailer;
+  verifications: VerificationService;
+  rateLimiter: RateLimiter;
+  /** Things to stop on shutdown after the server stops accepting requests, in order. */
+  closers: Array<() => Promise<void> | void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+  interface FastifyRequest {
+    /** The authenticated console user, set by the user/admin/root guards. */
+    user: import('./db/repositories/user-repository.ts').UserRow | null;
+  }
+}

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import type { AppServices } from './app-services.ts';
+import { ensureRootUser, resolveSessionSecret } from './bootstrap.ts';
+import type { Config } from './config/env.ts';
+import { registerConsoleRoutes } from './console/console-routes.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateDatabases } from './db/migrate.ts';
+import { LogRepository } from './db/repositories/log-repository.ts';
+import { OptionRepository } from './db/repositories/option-repository.ts';
+import { UserRepository } from './db/repositories/user-repository.ts';
+import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './lib/change-bus.ts';
+import { createSmtpMailer } from './mail/mailer.ts';
+import { VerificationService } from './auth/verification-service.ts';
+import { OptionStore } from './options/option-store.ts';
+import { installErrorHandler } from './plugins/error-handler.ts';
+import { createRequestId } from './plugins/request-id.ts';
+import { installValidation } from './plugins/validation.ts';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter.ts';
+import { VERSION } from './version.ts';
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Pino options, or false to silence logs (tests). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Fields never written to logs. */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers["x-goog-api-key"]',
+  'res.headers["set-cookie"]',
+];
+
+function defaultWebDist(config: Config): string | null {
+  const candidate = config.webDistDirectory ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+  return existsSync(resolve(candidate, 'index.html')) ? candidate : null;
+}
+
+/** Builds the whole application: database, migrations, caches, plugins and routes. */
+export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    genReqId: createRequestId,
+    requestIdHeader: false,
+    bodyLimit: config.apiBodyLimit,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    disableRequestLogging: false,
+  });
+  app.decorateRequest('user', null);
+
+  const database = openDatabase(config.database);
+  const logDatabase = config.logDatabase ? openDatabase(config.logDatabase) : database;
+  const closers: AppServices['closers'] = [];
+  try {
+    if (config.nodeType === 'master') {
+      await migrateDatabases(database.db as never, config.logDatabase ? (logDatabase.db as never) : null);
+    }
+    let bus: ChangeBus = createLocalChangeBus();
+    let rateLimiter: RateLimiter = createMemoryRateLimiter();
+    if (config.redisUrl) {
+      let warned = false;
+      const onRedisError = (error: Error) => {
+        if (!warned) app.log.warn({ err: error }, 'Redis is unreachable: falling back to local state');
+        warned = true;
+      };
+      bus = createRedisChangeBus(config.redisUrl, onRedisError);
+      const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+      redis.on('error', onRedisError);
+      redis.on('ready', () => {
+        warned = false;
+      });
+      rateLimiter = createRedisRateLimiter(redis, rateLimiter);
+      closers.push(() => redis.disconnect());
+    }
+    const optionRepository = new OptionRepository(database);
+    const options = new OptionStore(optionRepository, bus);
+    await options.reload();
+    const services: AppServices = {
+      config,
+      database,
+      logDatabase,
+      sessionSecret: '',
+      startTime: Math.floor(Date.now() / 1000),
+      version: VERSION,
+      bus,
+      options,
+      optionRepository,
+      users: new UserRepository(database),
+      logs: new LogRepository(logDatabase.db),
+      mailer: createSmtpMailer(options),
+      verifications: new VerificationService(database.db),
+      rateLimiter,
+      closers,
+    };
+    services.sessionSecret = await resolveSessionSecret(services, app.log);
+    if (config.nodeType === 'master') await ensureRootUser(services, app.log);
+    app.decorate('services', services);
+
+    const sync = setInterval(() => {
+      options.reload().catch((error: unknown) => app.log.warn({ err: error }, 'option sync failed'));
+    }, config.syncFrequencySeconds * 1000);
+    sync.unref();
+    closers.push(() => clearInterval(sync));
+    closers.push(() => rateLimiter.close());
+    closers.push(() => bus.close());
+  } catch (error) {
+    await database.destroy().catch(() => undefined);
+    if (logDatabase !== database) await logDatabase.destroy().catch(() => undefined);
+    throw error;
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Oneapi-Request-Id', request.id);
+  });
+  await app.register(fastifyCookie);
+  installValidation(app);
+  const webDist = defaultWebDist(config);
+  installErrorHandler(app, { spaIndex: webDist !== null });
+  await app.register(registerConsoleRoutes, { prefix: '/api' });
+  if (webDist) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, maxAge: '7d', index: false });
+  }
+
+  app.addHook('onClose', async () => {
+    for (const close of app.services.closers.reverse()) await close();
+    await app.services.database.destroy();
+    if (app.services.logDatabase !== app.services.database) await app.services.logDatabase.destroy();
+  });
+  return app;
+}

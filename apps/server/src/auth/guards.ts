@@ -1,0 +1,74 @@
+import { ErrorCode, Role, UserStatus } from '@switchyard/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError, unauthorized } from '../errors/gateway-error.ts';
+import type { UserRow } from '../db/repositories/user-repository.ts';
+import { decodeSession, passwordStampOf, SESSION_COOKIE } from './session-cookie.ts';
+
+/** Clears the session cookie on the reply. */
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+function readAccessToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const token = header.startsWith('Bearer ') ? header.slice(7).trim() : header.trim();
+  return token === '' ? undefined : token;
+}
+
+/**
+ * Who is calling the console API: the session cookie, or else a system access token in the
+ * Authorization header. The user row is read on every call, so bans, demotions and password
+ * changes take effect at once (the reference trusts the cookie's copy for 30 days).
+ */
+export async function resolveConsoleUser(request: FastifyRequest): Promise<{ user: UserRow; viaCookie: boolean } | null> {
+  const { users, sessionSecret } = request.server.services;
+  const claims = decodeSession(sessionSecret, request.cookies[SESSION_COOKIE]);
+  if (claims) {
+    const user = await users.findById(claims.userId);
+    if (user && passwordStampOf(user.password) === claims.passwordStamp) return { user, viaCookie: true };
+  }
+  const accessToken = readAccessToken(request);
+  if (accessToken && accessToken.length <= 128) {
+    const user = await users.findByAccessToken(accessToken);
+    if (user) return { user, viaCookie: false };
+    throw unauthorized('无权进行此操作，access token 无效');
+  }
+  return null;
+}
+
+function checkUserHeader(request: FastifyRequest, userId: number): void {
+  const header = request.headers['new-api-user'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value === '') throw unauthorized('无权进行此操作，未提供 New-Api-User');
+  if (!/^\d+$/.test(value)) throw unauthorized('无权进行此操作，New-Api-User 格式错误');
+  if (Number(value) !== userId) throw unauthorized('无权进行此操作，New-Api-User 与登录用户不匹配');
+}
+
+/** preHandler factory: requires a logged-in, enabled user with at least `minimumRole`. */
+export function requireRole(minimumRole: number) {
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const resolved = await resolveConsoleUser(request);
+    if (!resolved) throw unauthorized('无权进行此操作，未登录且未提供 access token');
+    const { user, viaCookie } = resolved;
+    if (user.deleted_at !== null || user.status !== UserStatus.Enabled) {
+      if (viaCookie) clearSessionCookie(reply);
+      throw unauthorized(user.deleted_at !== null ? '用户已注销' : '用户已被封禁');
+    }
+    checkUserHeader(request, user.id);
+    if (user.role < minimumRole) {
+      throw new GatewayError(ErrorCode.AuthForbidden, '无权进行此操作，权限不足', { status: 403 });
+    }
+    request.user = user;
+  };
+}
+
+export const requireUser = requireRole(Role.Common);
+export const requireAdmin = requireRole(Role.Admin);
+export const requireRoot = requireRole(Role.Root);
+
+/** The authenticated user of a guarded route. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthorized('无权进行此操作，未登录且未提供 access token');
+  return request.user;
+}

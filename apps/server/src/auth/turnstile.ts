@@ -1,0 +1,32 @@
+import { ErrorCode } from '@switchyard/shared';
+import type { FastifyRequest } from 'fastify';
+import { GatewayError } from '../errors/gateway-error.ts';
+
+const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+
+/**
+ * preHandler: when TurnstileCheckEnabled, the `turnstile` query parameter must be a token the
+ * verifier accepts (TURNSTILE_VERIFY_URL overrides Cloudflare's address, for tests).
+ */
+export async function checkTurnstile(request: FastifyRequest): Promise<void> {
+  const { options } = request.server.services;
+  if (!options.getBoolean('TurnstileCheckEnabled')) return;
+  const token = (request.query as { turnstile?: unknown }).turnstile;
+  if (typeof token !== 'string' || token === '') {
+    throw new GatewayError(ErrorCode.AuthForbidden, 'Turnstile token 为空', { status: 403 });
+  }
+  const form = new URLSearchParams({ secret: options.get('TurnstileSecretKey'), response: token, remoteip: request.ip });
+  let success = false;
+  try {
+    const response = await fetch(process.env.TURNSTILE_VERIFY_URL || DEFAULT_VERIFY_URL, {
+      method: 'POST',
+      body: form,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const result = (await response.json()) as { success?: unknown };
+    success = result.success === true;
+  } catch (error) {
+    request.log.warn({ err: error }, 'turnstile verification failed');
+  }
+  if (!success) throw new GatewayError(ErrorCode.AuthForbidden, 'Turnstile 校验失败，请刷新重试！', { status: 403 });
+}

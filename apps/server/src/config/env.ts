@@ -1,0 +1,135 @@
+/**
+ * Server configuration read from the environment. Invalid values stop start-up with a one-line
+ * reason (ConfigError); nothing else in the server reads process.env.
+ */
+export type DatabaseKind = 'sqlite' | 'postgres' | 'mysql';
+
+export interface DatabaseTarget {
+  kind: DatabaseKind;
+  /** File path for SQLite, connection string otherwise. */
+  location: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  logDatabase: DatabaseTarget | null;
+  redisUrl: string | null;
+  sessionSecret: string | null;
+  cryptoSecret: string | null;
+  nodeType: 'master' | 'slave';
+  syncFrequencySeconds: number;
+  batchUpdateEnabled: boolean;
+  batchUpdateIntervalSeconds: number;
+  logLevel: string;
+  dataDirectory: string;
+  /** Critical limit for login/register/reset: requests per window per IP. */
+  criticalRateLimit: { max: number; windowSeconds: number };
+  globalApiRateLimit: { enabled: boolean; max: number; windowSeconds: number };
+  globalWebRateLimit: { enabled: boolean; max: number; windowSeconds: number };
+  /** Largest accepted request body on /api routes, bytes. */
+  apiBodyLimit: number;
+  /** Largest accepted request body on relay routes, bytes. */
+  relayBodyLimit: number;
+  shutdownTimeoutMs: number;
+  webDistDirectory: string | null;
+}
+
+/** Thrown for an invalid environment; main prints `message` on one line and exits. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** Interprets SQL_DSN / LOG_SQL_DSN the way the reference gateway does. */
+export function parseDatabaseDsn(name: string, dsn: string): DatabaseTarget {
+  const value = dsn.trim();
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', location: value };
+  if (/^(mysql|mariadb):\/\//i.test(value)) return { kind: 'mysql', location: value.replace(/^mariadb:/i, 'mysql:') };
+  if (/^local$/i.test(value)) return { kind: 'sqlite', location: '' };
+  throw new ConfigError(`${name} must start with postgres:// or mysql:// (got "${value.split('://')[0]}")`);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = readInteger(env, 'PORT', 3000, 0, 65535);
+  const sqlitePath = env.SQLITE_PATH?.trim() || './data/switchyard.db';
+  const sqlDsn = env.SQL_DSN?.trim();
+  let database: DatabaseTarget = { kind: 'sqlite', location: sqlitePath };
+  if (sqlDsn) {
+    database = parseDatabaseDsn('SQL_DSN', sqlDsn);
+    if (database.kind === 'sqlite') database = { kind: 'sqlite', location: sqlitePath };
+  }
+  const logDsn = env.LOG_SQL_DSN?.trim();
+  let logDatabase: DatabaseTarget | null = null;
+  if (logDsn) {
+    logDatabase = parseDatabaseDsn('LOG_SQL_DSN', logDsn);
+    if (logDatabase.kind === 'sqlite') throw new ConfigError('LOG_SQL_DSN must point to PostgreSQL or MySQL');
+  }
+  const redisUrl = env.REDIS_CONN_STRING?.trim() || null;
+  if (redisUrl && !/^rediss?:\/\//i.test(redisUrl)) {
+    throw new ConfigError('REDIS_CONN_STRING must start with redis:// or rediss://');
+  }
+  const sessionSecret = env.SESSION_SECRET?.trim() || null;
+  if (sessionSecret === 'random_string') {
+    throw new ConfigError('SESSION_SECRET must not be the example value "random_string"');
+  }
+  if (sessionSecret !== null && sessionSecret.length < 16) {
+    throw new ConfigError('SESSION_SECRET must be at least 16 characters');
+  }
+  const nodeTypeRaw = (env.NODE_TYPE?.trim() || 'master').toLowerCase();
+  if (nodeTypeRaw !== 'master' && nodeTypeRaw !== 'slave') {
+    throw new ConfigError(`NODE_TYPE must be master or slave, got "${env.NODE_TYPE}"`);
+  }
+  return {
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    database,
+    logDatabase,
+    redisUrl,
+    sessionSecret,
+    cryptoSecret: env.CRYPTO_SECRET?.trim() || null,
+    nodeType: nodeTypeRaw,
+    syncFrequencySeconds: readInteger(env, 'SYNC_FREQUENCY', 60, 1, 86_400),
+    batchUpdateEnabled: readBoolean(env, 'BATCH_UPDATE_ENABLED', false),
+    batchUpdateIntervalSeconds: readInteger(env, 'BATCH_UPDATE_INTERVAL', 5, 1, 3_600),
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+    dataDirectory: env.DATA_DIR?.trim() || './data',
+    criticalRateLimit: {
+      max: readInteger(env, 'CRITICAL_RATE_LIMIT', 20, 1),
+      windowSeconds: readInteger(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200, 1),
+    },
+    globalApiRateLimit: {
+      enabled: readBoolean(env, 'GLOBAL_API_RATE_LIMIT_ENABLE', true),
+      max: readInteger(env, 'GLOBAL_API_RATE_LIMIT', 180, 1, 1_000_000),
+      windowSeconds: readInteger(env, 'GLOBAL_API_RATE_LIMIT_DURATION', 180, 1),
+    },
+    globalWebRateLimit: {
+      enabled: readBoolean(env, 'GLOBAL_WEB_RATE_LIMIT_ENABLE', true),
+      max: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 60, 1, 1_000_000),
+      windowSeconds: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT_DURATION', 180, 1),
+    },
+    apiBodyLimit: readInteger(env, 'API_BODY_LIMIT', 1024 * 1024, 1024),
+    relayBodyLimit: readInteger(env, 'RELAY_BODY_LIMIT', 32 * 1024 * 1024, 1024),
+    shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    webDistDirectory: env.WEB_DIST_DIR?.trim() || null,
+  };
+}

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { limitByIp } from '../rate-limit/rate-limit-hooks.ts';
+import { authRoutes } from './auth/auth-routes.ts';
+import { groupRoutes } from './groups/group-routes.ts';
+import { optionRoutes } from './options/option-routes.ts';
+import { statusRoutes } from './status/status-routes.ts';
+import { userAdminRoutes } from './users/user-admin-routes.ts';
+import { userSelfRoutes } from './users/user-self-routes.ts';
+
+/** Registers every console resource under /api, explicitly and in order. */
+export async function registerConsoleRoutes(app: FastifyInstance): Promise<void> {
+  const { globalApiRateLimit } = app.services.config;
+  if (globalApiRateLimit.enabled) {
+    app.addHook('onRequest', limitByIp('GA', () => globalApiRateLimit));
+  }
+  await app.register(statusRoutes);
+  await app.register(optionRoutes);
+  await app.register(authRoutes);
+  await app.register(userSelfRoutes);
+  await app.register(userAdminRoutes);
+  await app.register(groupRoutes);
+}

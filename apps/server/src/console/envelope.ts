@@ -1,0 +1,19 @@
+/** The console API's success envelope. Errors take the same shape through the error handler. */
+export function ok<T>(data?: T, message = ''): { success: true; message: string; data: T | null } {
+  return { success: true, message, data: data === undefined ? null : data };
+}
+
+/** Page and size as the reference reads them: `p` from 1 (clamped) and a size of 1..100, 10 by default. */
+export function readPaging(
+  query: { p?: number | string; page_size?: number | string; size?: number | string },
+  { base = 1, sizeKey = 'page_size' }: { base?: 0 | 1; sizeKey?: 'page_size' | 'size' } = {},
+): { page: number; pageSize: number; offset: number } {
+  const rawPage = Number(query.p ?? base);
+  let page = Number.isFinite(rawPage) ? Math.trunc(rawPage) : base;
+  if (page < base) page = base;
+  const rawSize = Number(query[sizeKey] ?? 10);
+  let pageSize = Number.isFinite(rawSize) ? Math.trunc(rawSize) : 10;
+  if (pageSize <= 0) pageSize = 10;
+  if (pageSize > 100) pageSize = 100;
+  return { page, pageSize, offset: (page - base) * pageSize };
+}

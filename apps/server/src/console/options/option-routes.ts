@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { requireAdmin, requireRoot } from '../../auth/guards.ts';
+import { invalidRequest } from '../../errors/gateway-error.ts';
+import { DEFAULT_MODEL_RATIO } from '../../billing/default-ratios.ts';
+import { isSecretOptionKey } from '../../options/option-defaults.ts';
+import { ok } from '../envelope.ts';
+
+const OptionUpdateBody = Type.Object({
+  key: Type.String({ minLength: 1, maxLength: 191 }),
+  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+});
+
+/** Site options (root only) and old-log clearing (admin). */
+export async function optionRoutes(app: FastifyInstance): Promise<void> {
+  const { options, logs } = app.services;
+
+  app.get('/option/', { preHandler: requireRoot }, async () =>
+    ok(
+      options
+        .entries()
+        .filter(([key]) => !isSecretOptionKey(key))
+        .map(([key, value]) => ({ key, value })),
+    ),
+  );
+
+  app.put('/option/', { preHandler: requireRoot, schema: { body: OptionUpdateBody } }, async (request) => {
+    const { key, value } = request.body as { key: string; value: unknown };
+    const result = await options.set(key, value);
+    if (!result.ok) throw invalidRequest(result.message);
+    return ok();
+  });
+
+  app.post('/option/rest_model_ratio', { preHandler: requireRoot }, async () => {
+    await options.persist('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO));
+    return ok(undefined, '重置模型倍率成功');
+  });
+
+  app.delete(
+    '/log/',
+    {
+      preHandler: requireAdmin,
+      schema: { querystring: Type.Object({ target_timestamp: Type.Optional(Type.Integer()) }) },
+    },
+    async (request) => {
+      const { target_timestamp: target } = request.query as { target_timestamp?: number };
+      if (!target || target <= 0) throw invalidRequest('target timestamp is required');
+      const deleted = await logs.deleteBefore(target);
+      return ok(deleted);
+    },
+  );
+}

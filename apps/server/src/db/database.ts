@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { createPool as createMysqlPool } from 'mysql2';
+import pg from 'pg';
+import type { DatabaseKind, DatabaseTarget } from '../config/env.ts';
+import type { Database } from './schema.ts';
+
+/** An open database: the Kysely instance plus what callers need to know about its dialect. */
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  destroy(): Promise<void>;
+}
+
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+
+/** Opens a connection pool for the target. SQLite runs in WAL mode with a busy timeout. */
+export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+  let db: Kysely<Database>;
+  if (target.kind === 'sqlite') {
+    const file = target.location || './data/switchyard.db';
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = OFF');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  } else if (target.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: target.location,
+      max: 20,
+      idleTimeoutMillis: 60_000,
+      types: {
+        getTypeParser: (oid: number, format?: 'text' | 'binary') => {
+          if (oid === PG_INT8 || oid === PG_NUMERIC) return (value: string) => Number(value);
+          // biome-ignore lint/suspicious/noExplicitAny: pg's overloads are not expressible here.
+          return (pg.types.getTypeParser as any)(oid, format);
+        },
+      },
+    });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    const pool = createMysqlPool({
+      uri: target.location,
+      connectionLimit: 20,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      decimalNumbers: true,
+      charset: 'utf8mb4',
+      timezone: 'Z',
+    });
+    db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  }
+  return { db, kind: target.kind, destroy: () => db.destroy() };
+}

@@ -1,0 +1,29 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as coreTables from './migrations/001-core-tables.ts';
+import * as logTables from './migrations/101-log-tables.ts';
+
+const coreMigrations: Record<string, Migration> = { '001-core-tables': coreTables };
+const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
+
+async function run(db: Kysely<unknown>, migrations: Record<string, Migration>, table: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: table,
+    migrationLockTableName: `${table}_lock`,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * Brings the schema up to date. Idempotent and safe when several nodes start at once (Kysely
+ * takes a lock per dialect). When a separate log database is given, logs go there.
+ */
+export async function migrateDatabases(main: Kysely<unknown>, logs: Kysely<unknown> | null): Promise<void> {
+  await run(main, coreMigrations, 'switchyard_migrations');
+  await run(logs ?? main, logMigrations, 'switchyard_log_migrations');
+}

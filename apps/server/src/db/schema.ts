@@ -1,0 +1,233 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Kysely table types. Flags are stored as integers 0/1 on every database so the same migrations
+ * and queries run on SQLite, PostgreSQL and MySQL; repositories convert them to booleans.
+ * Timestamps are Unix seconds except the Midjourney times (milliseconds).
+ */
+export interface UserTable {
+  id: Generated<number>;
+  username: string;
+  password: Generated<string>;
+  display_name: Generated<string>;
+  role: Generated<number>;
+  status: Generated<number>;
+  email: Generated<string>;
+  github_id: Generated<string>;
+  wechat_id: Generated<string>;
+  telegram_id: Generated<string>;
+  linux_do_id: Generated<string>;
+  oidc_id: Generated<string>;
+  access_token: string | null;
+  quota: Generated<number>;
+  used_quota: Generated<number>;
+  request_count: Generated<number>;
+  group: Generated<string>;
+  aff_code: string | null;
+  aff_count: Generated<number>;
+  aff_quota: Generated<number>;
+  aff_history: Generated<number>;
+  inviter_id: Generated<number>;
+  setting: string | null;
+  created_time: Generated<number>;
+  deleted_at: number | null;
+}
+
+export interface TokenTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: Generated<number>;
+  name: Generated<string>;
+  created_time: Generated<number>;
+  accessed_time: Generated<number>;
+  expired_time: Generated<number>;
+  remain_quota: Generated<number>;
+  unlimited_quota: Generated<number>;
+  model_limits_enabled: Generated<number>;
+  model_limits: Generated<string>;
+  allow_ips: string | null;
+  used_quota: Generated<number>;
+  group: Generated<string>;
+  deleted_at: number | null;
+}
+
+export interface ChannelTable {
+  id: Generated<number>;
+  type: Generated<number>;
+  key: string;
+  openai_organization: string | null;
+  test_model: string | null;
+  status: Generated<number>;
+  name: Generated<string>;
+  weight: Generated<number>;
+  created_time: Generated<number>;
+  test_time: Generated<number>;
+  response_time: Generated<number>;
+  base_url: Generated<string>;
+  other: string | null;
+  balance: Generated<number>;
+  balance_updated_time: Generated<number>;
+  models: string | null;
+  group: Generated<string>;
+  used_quota: Generated<number>;
+  model_mapping: string | null;
+  status_code_mapping: Generated<string>;
+  priority: Generated<number>;
+  auto_ban: Generated<number>;
+  other_info: string | null;
+  tag: string | null;
+  setting: string | null;
+  param_override: string | null;
+  header_override: string | null;
+  max_input_tokens: Generated<number>;
+}
+
+export interface AbilityTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: Generated<number>;
+  priority: Generated<number>;
+  weight: Generated<number>;
+  tag: string | null;
+}
+
+export interface OptionTable {
+  key: string;
+  value: string | null;
+}
+
+export interface RedemptionTable {
+  id: Generated<number>;
+  user_id: Generated<number>;
+  key: string;
+  status: Generated<number>;
+  name: Generated<string>;
+  quota: Generated<number>;
+  created_time: Generated<number>;
+  redeemed_time: Generated<number>;
+  used_user_id: Generated<number>;
+  deleted_at: number | null;
+}
+
+export interface LogTable {
+  id: Generated<number>;
+  user_id: Generated<number>;
+  created_at: Generated<number>;
+  type: Generated<number>;
+  content: string | null;
+  username: Generated<string>;
+  token_name: Generated<string>;
+  model_name: Generated<string>;
+  quota: Generated<number>;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+  use_time: Generated<number>;
+  is_stream: Generated<number>;
+  channel_id: Generated<number>;
+  token_id: Generated<number>;
+  group: Generated<string>;
+  ip: Generated<string>;
+  other: string | null;
+}
+
+export interface MidjourneyTable {
+  id: Generated<number>;
+  code: Generated<number>;
+  user_id: Generated<number>;
+  action: Generated<string>;
+  mj_id: Generated<string>;
+  prompt: string | null;
+  prompt_en: string | null;
+  description: string | null;
+  state: string | null;
+  submit_time: Generated<number>;
+  start_time: Generated<number>;
+  finish_time: Generated<number>;
+  image_url: string | null;
+  status: Generated<string>;
+  progress: Generated<string>;
+  fail_reason: string | null;
+  channel_id: Generated<number>;
+  quota: Generated<number>;
+  token_id: Generated<number>;
+  buttons: string | null;
+  properties: string | null;
+}
+
+export interface TaskTable {
+  id: Generated<number>;
+  created_at: Generated<number>;
+  updated_at: Generated<number>;
+  task_id: Generated<string>;
+  platform: Generated<string>;
+  user_id: Generated<number>;
+  channel_id: Generated<number>;
+  token_id: Generated<number>;
+  quota: Generated<number>;
+  action: Generated<string>;
+  status: Generated<string>;
+  fail_reason: string | null;
+  submit_time: Generated<number>;
+  start_time: Generated<number>;
+  finish_time: Generated<number>;
+  progress: Generated<string>;
+  properties: string | null;
+  data: string | null;
+}
+
+export interface TopUpTable {
+  id: Generated<number>;
+  user_id: Generated<number>;
+  amount: Generated<number>;
+  money: Generated<number>;
+  trade_no: string;
+  payment_method: Generated<string>;
+  create_time: Generated<number>;
+  complete_time: Generated<number>;
+  status: Generated<string>;
+}
+
+export interface QuotaDataTable {
+  id: Generated<number>;
+  user_id: Generated<number>;
+  username: Generated<string>;
+  model_name: Generated<string>;
+  created_at: Generated<number>;
+  token_used: Generated<number>;
+  count: Generated<number>;
+  quota: Generated<number>;
+}
+
+export interface SetupTable {
+  id: Generated<number>;
+  version: string;
+  initialized_at: number;
+}
+
+/** One-time codes: e-mail verification codes and password-reset tokens, shared by all nodes. */
+export interface VerificationTable {
+  id: Generated<number>;
+  purpose: string;
+  subject: string;
+  code: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface Database {
+  users: UserTable;
+  tokens: TokenTable;
+  channels: ChannelTable;
+  abilities: AbilityTable;
+  options: OptionTable;
+  redemptions: RedemptionTable;
+  logs: LogTable;
+  midjourneys: MidjourneyTable;
+  tasks: TaskTable;
+  top_ups: TopUpTable;
+  quota_data: QuotaDataTable;
+  setups: SetupTable;
+  verifications: VerificationTable;
+}

@@ -1,0 +1,46 @@
+import { ErrorCode, type ErrorCodeValue } from '@switchyard/shared';
+
+export interface GatewayErrorOptions {
+  /** HTTP status for the relay families; the console API maps most statuses to 200 (see error-handler). */
+  status?: number;
+  cause?: unknown;
+  retryable?: boolean;
+  channelFault?: boolean;
+  logAsError?: boolean;
+}
+
+/**
+ * The one error type of the server. Services throw it; the error handler (and the stream writer
+ * for errors after the first byte) converts it to the wire shape of the route family.
+ * `message` is safe to show to clients: never put keys, secrets or upstream URLs in it.
+ */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  readonly code: ErrorCodeValue;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly channelFault: boolean;
+  readonly logAsError: boolean;
+  readonly isGatewayError = true;
+
+  constructor(code: ErrorCodeValue, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = options.status ?? 400;
+    this.retryable = options.retryable ?? false;
+    this.channelFault = options.channelFault ?? false;
+    this.logAsError = options.logAsError ?? this.status >= 500;
+  }
+}
+
+/** Structural check that works across package boundaries. */
+export function isGatewayError(value: unknown): value is GatewayError {
+  return typeof value === 'object' && value !== null && (value as { isGatewayError?: unknown }).isGatewayError === true;
+}
+
+/** A business rule refused the request (shown to the user as given). */
+export const invalidRequest = (message: string) =>
+  new GatewayError(ErrorCode.RequestInvalidParameter, message, { status: 400 });
+export const notFound = (message: string) => new GatewayError(ErrorCode.ResourceNotFound, message, { status: 404 });
+export const forbidden = (message: string) => new GatewayError(ErrorCode.AuthForbidden, message, { status: 403 });
+export const unauthorized = (message: string) => new GatewayError(ErrorCode.AuthRequired, message, { status: 401 });

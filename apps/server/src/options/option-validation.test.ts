@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { OPTION_DEFAULTS } from './option-defaults.ts';
+import { checkOptionWrite, INVALID_JSON_MESSAGE } from './option-validation.ts';
+
+const current = (key: string) => OPTION_DEFAULTS[key] ?? '';
+
+describe('checkOptionWrite', () => {
+  it.each([
+    ['GroupRatio', '{"default":1', INVALID_JSON_MESSAGE],
+    ['ModelRatio', '[1,2]', INVALID_JSON_MESSAGE],
+    ['gemini.version_settings', 'nope', INVALID_JSON_MESSAGE],
+    ['Chats', '{}', INVALID_JSON_MESSAGE],
+    ['GroupRatio', '{"vip":-1}', 'GroupRatio 中 vip 的值不能为负数'],
+    ['ModelPrice', '{"a":"x"}', 'ModelPrice 中 a 的值必须是数字'],
+  ])('refuses %s = %s', (key, value, message) => {
+    expect(checkOptionWrite(key, value, current)).toEqual({ ok: false, message });
+  });
+
+  it('accepts valid JSON unchanged', () => {
+    expect(checkOptionWrite('GroupRatio', '{"default":1,"vip":2}', current)).toEqual({
+      ok: true,
+      value: '{"default":1,"vip":2}',
+    });
+  });
+
+  it('removes trailing slashes from addresses', () => {
+    expect(checkOptionWrite('ServerAddress', 'https://gw.example.com//', current)).toEqual({
+      ok: true,
+      value: 'https://gw.example.com',
+    });
+    expect(checkOptionWrite('WorkerUrl', 'ftp://x', current).ok).toBe(false);
+  });
+
+  it('checks booleans and their prerequisites', () => {
+    expect(checkOptionWrite('RegisterEnabled', true, current)).toEqual({ ok: true, value: 'true' });
+    expect(checkOptionWrite('RegisterEnabled', 'yes', current).ok).toBe(false);
+    const github = checkOptionWrite('GitHubOAuthEnabled', 'true', current);
+    expect(github).toEqual({ ok: false, message: expect.stringContaining('GitHub') });
+    const filled = (key: string) => (key.startsWith('GitHub') ? 'x' : current(key));
+    expect(checkOptionWrite('GitHubOAuthEnabled', 'true', filled).ok).toBe(true);
+  });
+
+  it('applies numeric bounds', () => {
+    expect(checkOptionWrite('DataExportInterval', '0', current).ok).toBe(false);
+    expect(checkOptionWrite('DataExportInterval', '1', current).ok).toBe(true);
+    expect(checkOptionWrite('MinTopUp', '0', current).ok).toBe(false);
+    expect(checkOptionWrite('ModelRequestRateLimitSuccessCount', '0', current).ok).toBe(false);
+    expect(checkOptionWrite('claude.thinking_adapter_budget_tokens_percentage', '0.05', current).ok).toBe(false);
+    expect(checkOptionWrite('claude.thinking_adapter_budget_tokens_percentage', '1', current).ok).toBe(true);
+    expect(checkOptionWrite('RetryTimes', '1.5', current).ok).toBe(false);
+    expect(checkOptionWrite('QuotaPerUnit', 'abc', current).ok).toBe(false);
+  });
+
+  it('refuses unknown keys and non-scalar values', () => {
+    expect(checkOptionWrite('NoSuchOption', 'x', current).ok).toBe(false);
+    expect(checkOptionWrite('Notice', { a: 1 }, current).ok).toBe(false);
+  });
+});

@@ -1,0 +1,89 @@
+import { ErrorCode } from '@switchyard/shared';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError, isGatewayError } from '../errors/gateway-error.ts';
+import { type RouteFamily, routeFamilyOf } from './route-family.ts';
+
+/** Statuses the console API keeps; every other business error is HTTP 200 with success=false. */
+const API_KEPT_STATUSES = new Set([401, 404, 405, 413, 415, 429]);
+
+/** Writes an error body in the given family's wire shape. */
+export type ErrorWriter = (error: GatewayError, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+const writers = new Map<RouteFamily, ErrorWriter>();
+
+/** Lets a relay codec own the error shape of its route family (Claude, Gemini, ...). */
+export function registerErrorWriter(family: RouteFamily, writer: ErrorWriter): void {
+  writers.set(family, writer);
+}
+
+function writeApiError(error: GatewayError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = API_KEPT_STATUSES.has(error.status) ? error.status : 200;
+  return reply.code(status).send({ success: false, message: error.message });
+}
+
+function writeOpenAIError(error: GatewayError, request: FastifyRequest, reply: FastifyReply) {
+  const type = error.status >= 500 ? 'switchyard_error' : 'invalid_request_error';
+  return reply.code(error.status).send({
+    error: { message: `${error.message} (request id: ${request.id})`, type, param: null, code: error.code },
+  });
+}
+
+/** Converts framework errors (bad JSON, validation, body size) into a GatewayError. */
+export function toGatewayError(error: unknown): GatewayError {
+  if (isGatewayError(error)) return error;
+  const fastifyError = error as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (fastifyError?.validation) {
+    return new GatewayError(ErrorCode.RequestInvalidBody, `无效的参数: ${fastifyError.message}`, { status: 400 });
+  }
+  switch (fastifyError?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError(ErrorCode.RequestBodyTooLarge, '请求体过大', { status: 413 });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new GatewayError(ErrorCode.RequestInvalidBody, '不支持的 Content-Type，请使用 application/json', {
+        status: 415,
+      });
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体为空', { status: 400 });
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', { status: 400 });
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || fastifyError?.statusCode === 400) {
+    return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', { status: 400 });
+  }
+  if (fastifyError?.statusCode === 429) {
+    return new GatewayError(ErrorCode.RequestRateLimited, '请求过于频繁，请稍后再试', { status: 429 });
+  }
+  return new GatewayError(ErrorCode.Internal, '服务器内部错误，请联系管理员', { status: 500, cause: error });
+}
+
+/** The one place errors become responses. */
+export function installErrorHandler(app: FastifyInstance, { spaIndex }: { spaIndex: boolean }): void {
+  app.setErrorHandler((rawError, request, reply) => {
+    const error = toGatewayError(rawError);
+    if (error.logAsError) request.log.error({ err: rawError }, 'request failed');
+    if (reply.sent || reply.raw.headersSent) return;
+    const family = routeFamilyOf(request.url);
+    const writer = writers.get(family);
+    if (writer) return writer(error, request, reply);
+    if (family === 'api') return writeApiError(error, request, reply);
+    return writeOpenAIError(error, request, reply);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const family = routeFamilyOf(request.url);
+    if (family === 'api') return reply.code(404).send({ success: false, message: `Invalid URL (${request.method} ${request.url.split('?')[0]})` });
+    if (family === 'web') {
+      // The console is a single-page app: unknown page paths get index.html and route client-side.
+      if (spaIndex && (request.method === 'GET' || request.method === 'HEAD')) {
+        return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      }
+      return reply.code(404).send({ success: false, message: 'Not Found' });
+    }
+    return reply.code(404).send({
+      error: { message: `Invalid URL (${request.method} ${request.url.split('?')[0]})`, type: 'invalid_request_error', param: null, code: null },
+    });
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * The closed list of error codes the gateway produces, namespaced by area. The console may map
+ * them to localized texts; the server's message stays the source of truth for display.
+ */
+export const ErrorCode = {
+  RequestInvalidBody: 'request:invalid_body',
+  RequestInvalidParameter: 'request:invalid_parameter',
+  RequestBodyTooLarge: 'request:body_too_large',
+  RequestNotFound: 'request:not_found',
+  RequestRateLimited: 'request:rate_limited',
+  AuthRequired: 'auth:required',
+  AuthForbidden: 'auth:forbidden',
+  AuthInvalidCredentials: 'auth:invalid_credentials',
+  AuthUserDisabled: 'auth:user_disabled',
+  ResourceNotFound: 'resource:not_found',
+  ResourceConflict: 'resource:conflict',
+  FeatureDisabled: 'feature:disabled',
+  MailFailed: 'mail:failed',
+  QuotaInsufficient: 'quota:insufficient',
+  TokenInvalid: 'token:invalid',
+  ChannelUnavailable: 'channel:unavailable',
+  UpstreamError: 'upstream:error',
+  Internal: 'internal:error',
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
