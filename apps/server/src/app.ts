@@ -53,7 +53,6 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     bodyLimit: config.apiBodyLimit,
     trustProxy: true,
     routerOptions: { ignoreTrailingSlash: true },
-    disableRequestLogging: false,
   });
   app.decorateRequest('user', null);
 
