@@ -1,9 +1,11 @@
+import type { VerificationService } from './auth/verification-service.ts';
 import type { Config } from './config/env.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import type { ChannelRepository } from './db/repositories/channel-repository.ts';
 import type { LogRepository } from './db/repositories/log-repository.ts';
 import type { OptionRepository } from './db/repositories/option-repository.ts';
+import type { TokenRepository } from './db/repositories/token-repository.ts';
 import type { UserRepository } from './db/repositories/user-repository.ts';
-import type { VerificationService } from './auth/verification-service.ts';
 import type { ChangeBus } from './lib/change-bus.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OptionStore } from './options/option-store.ts';
@@ -25,6 +27,8 @@ export interface AppServices {
   options: OptionStore;
   optionRepository: OptionRepository;
   users: UserRepository;
+  tokens: TokenRepository;
+  channels: ChannelRepository;
   logs: LogRepository;
   mailer: Mailer;
   verifications: VerificationService;

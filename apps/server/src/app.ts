@@ -6,22 +6,28 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppServices } from './app-services.ts';
+import { VerificationService } from './auth/verification-service.ts';
 import { ensureRootUser, resolveSessionSecret } from './bootstrap.ts';
 import type { Config } from './config/env.ts';
 import { registerConsoleRoutes } from './console/console-routes.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateDatabases } from './db/migrate.ts';
+import { ChannelRepository } from './db/repositories/channel-repository.ts';
 import { LogRepository } from './db/repositories/log-repository.ts';
 import { OptionRepository } from './db/repositories/option-repository.ts';
+import { TokenRepository } from './db/repositories/token-repository.ts';
 import { UserRepository } from './db/repositories/user-repository.ts';
 import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './lib/change-bus.ts';
 import { createSmtpMailer } from './mail/mailer.ts';
-import { VerificationService } from './auth/verification-service.ts';
 import { OptionStore } from './options/option-store.ts';
 import { installErrorHandler } from './plugins/error-handler.ts';
 import { createRequestId } from './plugins/request-id.ts';
 import { installValidation } from './plugins/validation.ts';
-import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter.ts';
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+} from './rate-limit/rate-limiter.ts';
 import { VERSION } from './version.ts';
 
 export interface BuildAppOptions {
@@ -40,7 +46,8 @@ const REDACTED_PATHS = [
 ];
 
 function defaultWebDist(config: Config): string | null {
-  const candidate = config.webDistDirectory ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+  const candidate =
+    config.webDistDirectory ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
   return existsSync(resolve(candidate, 'index.html')) ? candidate : null;
 }
 
@@ -94,6 +101,8 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       options,
       optionRepository,
       users: new UserRepository(database),
+      tokens: new TokenRepository(database),
+      channels: new ChannelRepository(database),
       logs: new LogRepository(logDatabase.db),
       mailer: createSmtpMailer(options),
       verifications: new VerificationService(database.db),

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { limitByIp } from '../rate-limit/rate-limit-hooks.ts';
 import { authRoutes } from './auth/auth-routes.ts';
+import { channelRoutes } from './channels/channel-routes.ts';
 import { groupRoutes } from './groups/group-routes.ts';
 import { optionRoutes } from './options/option-routes.ts';
 import { statusRoutes } from './status/status-routes.ts';
+import { tokenRoutes } from './tokens/token-routes.ts';
 import { userAdminRoutes } from './users/user-admin-routes.ts';
 import { userSelfRoutes } from './users/user-self-routes.ts';
 
@@ -11,7 +13,10 @@ import { userSelfRoutes } from './users/user-self-routes.ts';
 export async function registerConsoleRoutes(app: FastifyInstance): Promise<void> {
   const { globalApiRateLimit } = app.services.config;
   if (globalApiRateLimit.enabled) {
-    app.addHook('onRequest', limitByIp('GA', () => globalApiRateLimit));
+    app.addHook(
+      'onRequest',
+      limitByIp('GA', () => globalApiRateLimit),
+    );
   }
   await app.register(statusRoutes);
   await app.register(optionRoutes);
@@ -19,4 +24,6 @@ export async function registerConsoleRoutes(app: FastifyInstance): Promise<void>
   await app.register(userSelfRoutes);
   await app.register(userAdminRoutes);
   await app.register(groupRoutes);
+  await app.register(tokenRoutes);
+  await app.register(channelRoutes);
 }
