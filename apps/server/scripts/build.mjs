@@ -17,6 +17,8 @@ await build({
   conditions: ['source'],
   external,
   define: { 'process.env.SWITCHYARD_VERSION': JSON.stringify(root.version) },
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

@@ -18,12 +18,17 @@ export async function resolveSessionSecret(
   if (services.config.sessionSecret) return services.config.sessionSecret;
   const generated = randomBytes(32).toString('base64url');
   const stored = await services.optionRepository.insertIfAbsent('SessionSecret', generated);
-  log.warn('SESSION_SECRET is not set: using a generated secret stored in the database; set SESSION_SECRET to control it');
+  log.warn(
+    'SESSION_SECRET is not set: using a generated secret stored in the database; set SESSION_SECRET to control it',
+  );
   return stored;
 }
 
 /** First start: creates the root user (root / 123456) when no user exists, and records the setup. */
-export async function ensureRootUser(services: Pick<AppServices, 'users' | 'database' | 'version'>, log: FastifyBaseLogger) {
+export async function ensureRootUser(
+  services: Pick<AppServices, 'users' | 'database' | 'version'>,
+  log: FastifyBaseLogger,
+) {
   if ((await services.users.count()) > 0) return;
   const password = await bcrypt.hash('123456', bcryptCost());
   try {
@@ -39,7 +44,9 @@ export async function ensureRootUser(services: Pick<AppServices, 'users' | 'data
       .insertInto('setups')
       .values({ version: services.version, initialized_at: Math.floor(Date.now() / 1000) })
       .execute();
-    log.warn('created the root user "root" with the default password 123456: change it after the first login');
+    log.warn(
+      'created the root user "root" with the default password 123456: change it after the first login',
+    );
   } catch (error) {
     // Another node created it first (unique username).
     if ((await services.users.findByUsername('root')) === undefined) throw error;

@@ -80,7 +80,7 @@ export const DEFAULT_MODEL_RATIO: Record<string, number> = {
   'mistral-large-latest': 1,
   'mistral-small-latest': 0.1,
   'moonshot-v1-8k': 0.012 * RMB,
-  'hunyuan': 7.143,
+  hunyuan: 7.143,
   'yi-large': (20 / 1000) * RMB,
 };
 

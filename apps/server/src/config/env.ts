@@ -33,6 +33,12 @@ export interface Config {
   /** Largest accepted request body on relay routes, bytes. */
   relayBodyLimit: number;
   shutdownTimeoutMs: number;
+  /** Longest wait for an upstream's response headers, seconds (RELAY_TIMEOUT; 0 = no limit). */
+  relayTimeoutSeconds: number;
+  /** Longest silence inside an upstream body or stream, seconds (STREAMING_TIMEOUT). */
+  streamingTimeoutSeconds: number;
+  /** Connect timeout to upstreams, seconds. */
+  upstreamConnectTimeoutSeconds: number;
   webDistDirectory: string | null;
 }
 
@@ -43,12 +49,19 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function readInteger(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+function readInteger(
+  env: Env,
+  name: string,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   if (!/^-?\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
   const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  if (value < min || value > max)
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
 }
 
@@ -64,7 +77,8 @@ function readBoolean(env: Env, name: string, fallback: boolean): boolean {
 export function parseDatabaseDsn(name: string, dsn: string): DatabaseTarget {
   const value = dsn.trim();
   if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', location: value };
-  if (/^(mysql|mariadb):\/\//i.test(value)) return { kind: 'mysql', location: value.replace(/^mariadb:/i, 'mysql:') };
+  if (/^(mysql|mariadb):\/\//i.test(value))
+    return { kind: 'mysql', location: value.replace(/^mariadb:/i, 'mysql:') };
   if (/^local$/i.test(value)) return { kind: 'sqlite', location: '' };
   throw new ConfigError(`${name} must start with postgres:// or mysql:// (got "${value.split('://')[0]}")`);
 }
@@ -130,6 +144,9 @@ export function loadConfig(env: Env = process.env): Config {
     apiBodyLimit: readInteger(env, 'API_BODY_LIMIT', 1024 * 1024, 1024),
     relayBodyLimit: readInteger(env, 'RELAY_BODY_LIMIT', 32 * 1024 * 1024, 1024),
     shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
+    relayTimeoutSeconds: readInteger(env, 'RELAY_TIMEOUT', 300, 0, 86_400),
+    streamingTimeoutSeconds: readInteger(env, 'STREAMING_TIMEOUT', 120, 1, 86_400),
+    upstreamConnectTimeoutSeconds: readInteger(env, 'UPSTREAM_CONNECT_TIMEOUT', 10, 1, 600),
     webDistDirectory: env.WEB_DIST_DIR?.trim() || null,
   };
 }

@@ -4,5 +4,7 @@ export function isUniqueViolation(error: unknown): boolean {
   if (!e) return false;
   if (e.code === '23505' || e.code === 'ER_DUP_ENTRY' || e.errno === 1062) return true;
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return true;
-  return typeof e.message === 'string' && /UNIQUE constraint failed|duplicate key|Duplicate entry/i.test(e.message);
+  return (
+    typeof e.message === 'string' && /UNIQUE constraint failed|duplicate key|Duplicate entry/i.test(e.message)
+  );
 }

@@ -35,12 +35,19 @@ export class GatewayError extends Error {
 
 /** Structural check that works across package boundaries. */
 export function isGatewayError(value: unknown): value is GatewayError {
-  return typeof value === 'object' && value !== null && (value as { isGatewayError?: unknown }).isGatewayError === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { isGatewayError?: unknown }).isGatewayError === true
+  );
 }
 
 /** A business rule refused the request (shown to the user as given). */
 export const invalidRequest = (message: string) =>
   new GatewayError(ErrorCode.RequestInvalidParameter, message, { status: 400 });
-export const notFound = (message: string) => new GatewayError(ErrorCode.ResourceNotFound, message, { status: 404 });
-export const forbidden = (message: string) => new GatewayError(ErrorCode.AuthForbidden, message, { status: 403 });
-export const unauthorized = (message: string) => new GatewayError(ErrorCode.AuthRequired, message, { status: 401 });
+export const notFound = (message: string) =>
+  new GatewayError(ErrorCode.ResourceNotFound, message, { status: 404 });
+export const forbidden = (message: string) =>
+  new GatewayError(ErrorCode.AuthForbidden, message, { status: 403 });
+export const unauthorized = (message: string) =>
+  new GatewayError(ErrorCode.AuthRequired, message, { status: 401 });

@@ -33,25 +33,35 @@ export function toGatewayError(error: unknown): GatewayError {
   if (isGatewayError(error)) return error;
   const fastifyError = error as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (fastifyError?.validation) {
-    return new GatewayError(ErrorCode.RequestInvalidBody, `无效的参数: ${fastifyError.message}`, { status: 400 });
+    return new GatewayError(ErrorCode.RequestInvalidBody, `无效的参数: ${fastifyError.message}`, {
+      status: 400,
+    });
   }
   switch (fastifyError?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new GatewayError(ErrorCode.RequestBodyTooLarge, '请求体过大', { status: 413 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new GatewayError(ErrorCode.RequestInvalidBody, '不支持的 Content-Type，请使用 application/json', {
-        status: 415,
-      });
+      return new GatewayError(
+        ErrorCode.RequestInvalidBody,
+        '不支持的 Content-Type，请使用 application/json',
+        {
+          status: 415,
+        },
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体为空', { status: 400 });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', { status: 400 });
+      return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', {
+        status: 400,
+      });
     default:
       break;
   }
   if (error instanceof SyntaxError || fastifyError?.statusCode === 400) {
-    return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', { status: 400 });
+    return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', {
+      status: 400,
+    });
   }
   if (fastifyError?.statusCode === 429) {
     return new GatewayError(ErrorCode.RequestRateLimited, '请求过于频繁，请稍后再试', { status: 429 });
@@ -74,7 +84,10 @@ export function installErrorHandler(app: FastifyInstance, { spaIndex }: { spaInd
 
   app.setNotFoundHandler((request, reply) => {
     const family = routeFamilyOf(request.url);
-    if (family === 'api') return reply.code(404).send({ success: false, message: `Invalid URL (${request.method} ${request.url.split('?')[0]})` });
+    if (family === 'api')
+      return reply
+        .code(404)
+        .send({ success: false, message: `Invalid URL (${request.method} ${request.url.split('?')[0]})` });
     if (family === 'web') {
       // The console is a single-page app: unknown page paths get index.html and route client-side.
       if (spaIndex && (request.method === 'GET' || request.method === 'HEAD')) {
@@ -83,7 +96,12 @@ export function installErrorHandler(app: FastifyInstance, { spaIndex }: { spaInd
       return reply.code(404).send({ success: false, message: 'Not Found' });
     }
     return reply.code(404).send({
-      error: { message: `Invalid URL (${request.method} ${request.url.split('?')[0]})`, type: 'invalid_request_error', param: null, code: null },
+      error: {
+        message: `Invalid URL (${request.method} ${request.url.split('?')[0]})`,
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
     });
   });
 }

@@ -20,6 +20,7 @@ export function createRequestId(): string {
     lastSecond = second;
     secondPrefix = new Date(now).toISOString().replace(/[-:T]/g, '').slice(0, 14);
   }
-  const subSecond = String(now % 1000).padStart(3, '0') + String(process.hrtime()[1] % 1_000_000).padStart(6, '0');
+  const subSecond =
+    String(now % 1000).padStart(3, '0') + String(process.hrtime()[1] % 1_000_000).padStart(6, '0');
   return `${secondPrefix}${subSecond}${randomAlphanumeric(8)}`;
 }

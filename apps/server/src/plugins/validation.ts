@@ -7,8 +7,20 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
  * Unknown body fields are kept, never stripped.
  */
 export function installValidation(app: FastifyInstance): void {
-  const strict = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
-  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  const strict = new Ajv({
+    coerceTypes: false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
+  const coercing = new Ajv({
+    coerceTypes: 'array',
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
   app.setValidatorCompiler(({ schema, httpPart }: { schema: FastifySchema; httpPart?: string }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema as object),
   );

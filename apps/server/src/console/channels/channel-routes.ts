@@ -1,4 +1,123 @@
+import { Type } from '@sinclair/typebox';
+import {
+  ChannelCreateBody,
+  ChannelListQuery,
+  ChannelSearchQuery,
+  ChannelUpdateBody,
+  isRootRole,
+} from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
+import { currentUser, requireAdmin } from '../../auth/guards.ts';
+import type { ChannelFilter, ChannelListOptions } from '../../db/repositories/channel-repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { forbidden, invalidRequest } from '../../errors/gateway-error.ts';
+import { ok, readPaging } from '../envelope.ts';
+import { channelChanges, channelsToCreate } from './channel-rules.ts';
+import { toChannelView, toListEntryView } from './channel-view.ts';
+import { listKnownModels } from './known-models.ts';
 
-/** Channel management (admin). */
-export async function channelRoutes(_app: FastifyInstance): Promise<void> {}
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const GetQuery = Type.Object({ with_key: Type.Optional(Type.String({ maxLength: 10 })) });
+
+/** A query-string flag: 'true' or '1'. */
+const flag = (value: string | undefined) => value === 'true' || value === '1';
+
+/** Duplicate abilities rows: models equal under a case-insensitive MySQL collation. */
+const duplicateModels = () => invalidRequest('某些模型已存在！');
+
+/**
+ * Channel management, CRUD part (admin only). Lists never carry keys; every change rebuilds the
+ * channel's abilities rows (in the repository) and publishes `channels` with the channel id so
+ * every node's routing index reloads.
+ */
+export async function channelRoutes(app: FastifyInstance): Promise<void> {
+  const { channels, bus, options } = app.services;
+  const guarded = { preHandler: requireAdmin };
+
+  /**
+   * Both list routes answer `data: {items, total, page, page_size}` (`p` from 0). In tag_mode the
+   * items are ChannelView (untagged) and ChannelTagGroup (`tag_group: true`) entries.
+   */
+  const list = async (query: ChannelSearchQuery, filter: ChannelFilter) => {
+    const { page, pageSize, offset } = readPaging(query, { base: 0 });
+    const listOptions: ChannelListOptions = {
+      filter,
+      order: flag(query.id_sort) ? 'id' : 'priority',
+      offset,
+      limit: pageSize,
+    };
+    if (flag(query.tag_mode)) {
+      const result = await channels.listTagPage(listOptions);
+      return ok({ items: result.items.map(toListEntryView), total: result.total, page, page_size: pageSize });
+    }
+    const result = await channels.listPage(listOptions);
+    return ok({
+      items: result.items.map((channel) => toChannelView(channel)),
+      total: result.total,
+      page,
+      page_size: pageSize,
+    });
+  };
+
+  app.get('/channel/', { ...guarded, schema: { querystring: ChannelListQuery } }, async (request) =>
+    list(request.query as ChannelListQuery, {}),
+  );
+
+  app.get('/channel/search', { ...guarded, schema: { querystring: ChannelSearchQuery } }, async (request) => {
+    const query = request.query as ChannelSearchQuery;
+    return list(query, { keyword: query.keyword, group: query.group, model: query.model });
+  });
+
+  app.get('/channel/models', guarded, async () => ok(listKnownModels(options)));
+
+  /** One channel without its key; `?with_key=true` adds the key for the root user only. */
+  app.get(
+    '/channel/:id',
+    { ...guarded, schema: { params: IdParams, querystring: GetQuery } },
+    async (request) => {
+      const withKey = flag((request.query as { with_key?: string }).with_key);
+      if (withKey && !isRootRole(currentUser(request).role)) throw forbidden('仅超级管理员可以查看渠道密钥');
+      const channel = await channels.findById((request.params as { id: number }).id);
+      if (!channel) throw invalidRequest('渠道不存在');
+      return ok(toChannelView(channel, withKey));
+    },
+  );
+
+  app.post('/channel/', { ...guarded, schema: { body: ChannelCreateBody } }, async (request) => {
+    const rows = channelsToCreate(request.body as ChannelCreateBody);
+    let ids: number[];
+    try {
+      ids = await channels.createMany(rows);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateModels();
+      throw error;
+    }
+    for (const id of ids) bus.publish('channels', String(id));
+    const created = await Promise.all(ids.map((id) => channels.findById(id)));
+    return ok(created.flatMap((channel) => (channel ? [toChannelView(channel)] : [])));
+  });
+
+  app.put('/channel/', { ...guarded, schema: { body: ChannelUpdateBody } }, async (request) => {
+    const body = request.body as ChannelUpdateBody;
+    const current = await channels.findById(body.id);
+    if (!current) throw invalidRequest('渠道不存在');
+    const changes = channelChanges(body, current);
+    let updated: Awaited<ReturnType<typeof channels.update>>;
+    try {
+      updated = await channels.update(body.id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateModels();
+      throw error;
+    }
+    if (!updated) throw invalidRequest('渠道不存在');
+    bus.publish('channels', String(updated.id));
+    return ok(toChannelView(updated));
+  });
+
+  app.delete('/channel/:id', { ...guarded, schema: { params: IdParams } }, async (request) => {
+    const id = (request.params as { id: number }).id;
+    if (!(await channels.delete(id))) throw invalidRequest('渠道不存在');
+    bus.publish('channels', String(id));
+    return ok();
+  });
+}

@@ -8,11 +8,11 @@ import { usableGroupsOf } from './usable-groups.ts';
 export async function groupRoutes(app: FastifyInstance): Promise<void> {
   const { options, database } = app.services;
 
-  app.get('/group/', { preHandler: requireAdmin }, async () =>
+  app.get('/group/', { onRequest: requireAdmin }, async () =>
     ok(Object.keys(options.getJson<Record<string, number>>('GroupRatio') ?? {})),
   );
 
-  app.get('/user/self/groups', { preHandler: requireUser }, async (request) =>
+  app.get('/user/self/groups', { onRequest: requireUser }, async (request) =>
     ok(usableGroupsOf(options, request.user?.group ?? null)),
   );
 
@@ -21,7 +21,7 @@ export async function groupRoutes(app: FastifyInstance): Promise<void> {
     return ok(usableGroupsOf(options, resolved?.user.group ?? null));
   });
 
-  app.get('/user/models', { preHandler: requireUser }, async (request) => {
+  app.get('/user/models', { onRequest: requireUser }, async (request) => {
     const groups = Object.keys(usableGroupsOf(options, request.user?.group ?? null));
     if (groups.length === 0) return ok([]);
     const rows = await database.db
@@ -35,7 +35,7 @@ export async function groupRoutes(app: FastifyInstance): Promise<void> {
     return ok(rows.map((row) => row.model));
   });
 
-  app.get('/channel/models_enabled', { preHandler: requireAdmin }, async () => {
+  app.get('/channel/models_enabled', { onRequest: requireAdmin }, async () => {
     const rows = await database.db
       .selectFrom('abilities')
       .select('model')
@@ -46,5 +46,5 @@ export async function groupRoutes(app: FastifyInstance): Promise<void> {
     return ok(rows.map((row) => row.model));
   });
 
-  app.get('/models', { preHandler: requireUser }, async () => ok(channelTypeDefaultModels()));
+  app.get('/models', { onRequest: requireUser }, async () => ok(channelTypeDefaultModels()));
 }

@@ -1,7 +1,9 @@
 import type { AppServices } from '../../app-services.ts';
 
 /** The public site status read by the console on load (field names are the reference's). */
-export function buildPublicStatus(services: Pick<AppServices, 'options' | 'version' | 'startTime' | 'config'>) {
+export function buildPublicStatus(
+  services: Pick<AppServices, 'options' | 'version' | 'startTime' | 'config'>,
+) {
   const o = services.options;
   const chats = o.getJson<unknown>('Chats');
   return {

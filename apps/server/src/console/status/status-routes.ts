@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { requireAdmin } from '../../auth/guards.ts';
 import { ok } from '../envelope.ts';
 import { buildPublicStatus } from './public-status.ts';
@@ -12,11 +12,13 @@ export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get('/notice', async () => ok(options.get('Notice')));
   app.get('/about', async () => ok(options.get('About')));
   app.get('/home_page_content', async () => ok(options.get('HomePageContent')));
-  app.get('/setup', async () => ok({ status: true, root_init: true, database_type: app.services.database.kind }));
+  app.get('/setup', async () =>
+    ok({ status: true, root_init: true, database_type: app.services.database.kind }),
+  );
 
   let lastPing = 0;
   let lastPingResult = true;
-  app.get('/status/test', { preHandler: requireAdmin }, async (_request, reply) => {
+  app.get('/status/test', { onRequest: requireAdmin }, async (_request, reply) => {
     const now = Date.now();
     if (now - lastPing > 10_000) {
       lastPing = now;

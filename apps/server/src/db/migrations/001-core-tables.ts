@@ -35,7 +35,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_time', 'bigint', notNullDefault(0))
     .addColumn('deleted_at', 'bigint')
     .execute();
-  for (const column of ['display_name', 'email', 'github_id', 'wechat_id', 'telegram_id', 'linux_do_id', 'inviter_id']) {
+  for (const column of [
+    'display_name',
+    'email',
+    'github_id',
+    'wechat_id',
+    'telegram_id',
+    'linux_do_id',
+    'inviter_id',
+  ]) {
     await s.createIndex(`idx_users_${column}`).ifNotExists().on('users').column(column).execute();
   }
   await s.createIndex('idx_users_group').ifNotExists().on('users').column('group').execute();
@@ -105,8 +113,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('tag', 'varchar(255)')
     .addPrimaryKeyConstraint('abilities_pk', ['group', 'model', 'channel_id'])
     .execute();
-  await s.createIndex('idx_abilities_channel_id').ifNotExists().on('abilities').column('channel_id').execute();
-  await s.createIndex('idx_abilities_model').ifNotExists().on('abilities').columns(['model', 'enabled']).execute();
+  await s
+    .createIndex('idx_abilities_channel_id')
+    .ifNotExists()
+    .on('abilities')
+    .column('channel_id')
+    .execute();
+  await s
+    .createIndex('idx_abilities_model')
+    .ifNotExists()
+    .on('abilities')
+    .columns(['model', 'enabled'])
+    .execute();
   await s.createIndex('idx_abilities_tag').ifNotExists().on('abilities').column('tag').execute();
 
   await s
@@ -206,7 +224,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('quota_data')
     .columns(['user_id', 'model_name', 'created_at'])
     .execute();
-  await s.createIndex('idx_quota_data_created_at').ifNotExists().on('quota_data').column('created_at').execute();
+  await s
+    .createIndex('idx_quota_data_created_at')
+    .ifNotExists()
+    .on('quota_data')
+    .column('created_at')
+    .execute();
   await s
     .createIndex('idx_quota_data_model_user')
     .ifNotExists()

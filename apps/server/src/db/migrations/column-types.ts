@@ -22,7 +22,8 @@ export function withIdColumn<T extends string>(
   big = false,
 ): CreateTableBuilder<T, 'id'> {
   if (kind === 'postgres') return table.addColumn('id', big ? 'bigserial' : 'serial', (c) => c.primaryKey());
-  if (kind === 'mysql') return table.addColumn('id', big ? 'bigint' : 'integer', (c) => c.primaryKey().autoIncrement());
+  if (kind === 'mysql')
+    return table.addColumn('id', big ? 'bigint' : 'integer', (c) => c.primaryKey().autoIncrement());
   return table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
 

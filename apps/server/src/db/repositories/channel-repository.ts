@@ -1,10 +1,381 @@
+import {
+  type Expression,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import type { DatabaseHandle } from '../database.ts';
+import type { AbilityTable, ChannelTable, Database } from '../schema.ts';
+import type { Page } from './user-repository.ts';
 
-/** The channels table and its abilities index. */
+export type ChannelRow = Selectable<ChannelTable>;
+/** A channel row without its key: what lists and the console read. */
+export type ChannelSummary = Omit<ChannelRow, 'key'>;
+export type NewChannel = Insertable<ChannelTable>;
+export type ChannelChanges = Updateable<ChannelTable>;
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Every channel column except `key`. */
+const SUMMARY_COLUMNS = [
+  'id',
+  'type',
+  'openai_organization',
+  'test_model',
+  'status',
+  'name',
+  'weight',
+  'created_time',
+  'test_time',
+  'response_time',
+  'base_url',
+  'other',
+  'balance',
+  'balance_updated_time',
+  'models',
+  'group',
+  'used_quota',
+  'model_mapping',
+  'status_code_mapping',
+  'priority',
+  'auto_ban',
+  'other_info',
+  'tag',
+  'setting',
+  'param_override',
+  'header_override',
+  'max_input_tokens',
+] as const satisfies ReadonlyArray<keyof ChannelTable>;
+
+/** What the relay's channel index needs of an enabled channel (key included). */
+const INDEX_COLUMNS = [
+  'id',
+  'type',
+  'key',
+  'name',
+  'base_url',
+  'other',
+  'models',
+  'group',
+  'priority',
+  'weight',
+  'tag',
+  'model_mapping',
+  'status_code_mapping',
+  'setting',
+  'param_override',
+  'header_override',
+  'openai_organization',
+  'auto_ban',
+] as const satisfies ReadonlyArray<keyof ChannelTable>;
+
+/** An enabled channel as the relay's in-memory index reads it. */
+export type IndexedChannel = Pick<ChannelRow, (typeof INDEX_COLUMNS)[number]>;
+
+/** Filters of the console's channel search, combined with AND. */
+export interface ChannelFilter {
+  /** Channel id (exact), or a substring of the name or the key (ASCII case ignored). */
+  keyword?: string;
+  /** One of the channel's comma-separated groups (exact). */
+  group?: string;
+  /** A substring of the channel's models (ASCII case ignored). */
+  model?: string;
+}
+
+export interface ChannelListOptions {
+  filter?: ChannelFilter;
+  /** 'priority': priority desc then id desc; 'id': id desc. */
+  order: 'priority' | 'id';
+  offset: number;
+  limit: number;
+}
+
+/** One entry of a tag-mode page: an untagged channel, or every matching channel sharing a tag. */
+export type ChannelListEntry =
+  | { kind: 'channel'; channel: ChannelSummary }
+  | { kind: 'tag'; tag: string; channels: ChannelSummary[] };
+
+/** Fields whose change requires rebuilding the channel's abilities rows. */
+const ABILITY_FIELDS = ['models', 'group', 'priority', 'weight', 'tag'] as const;
+/** Ability rows per INSERT statement (7 parameters each, far below every driver's limit). */
+const ABILITY_CHUNK = 100;
+const INT32_MAX = 2_147_483_647;
+
+/** Splits a comma list: trimmed, empty entries dropped, duplicates removed (first kept). */
+export function splitCommaList(value: string | null | undefined): string[] {
+  if (!value) return [];
+  return [...new Set(value.split(',').map((item) => item.trim()))].filter((item) => item !== '');
+}
+
+/** The abilities rows of a channel: the cross product of its groups × models. */
+export function abilityRowsOf(
+  channel: Pick<ChannelRow, 'id' | 'models' | 'group' | 'status' | 'priority' | 'weight' | 'tag'>,
+): Array<Selectable<AbilityTable>> {
+  const models = splitCommaList(channel.models);
+  const groups = splitCommaList(channel.group);
+  const tag = channel.tag ? channel.tag : null;
+  const rows: Array<Selectable<AbilityTable>> = [];
+  for (const group of groups) {
+    for (const model of models) {
+      rows.push({
+        group,
+        model,
+        channel_id: channel.id,
+        enabled: channel.status === 1 ? 1 : 0,
+        priority: channel.priority,
+        weight: channel.weight,
+        tag,
+      });
+    }
+  }
+  return rows;
+}
+
+/** A LIKE pattern matching `text` anywhere, with '!' as the escape character (portable). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}
+
+/** `lower(column) LIKE lower(pattern)` with the portable escape character. */
+function likeIgnoringCase(column: 'name' | 'key' | 'models', pattern: string): Expression<SqlBool> {
+  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '!'`;
+}
+
+/** True when the row has no tag ('' and NULL alike: other writers may store either). */
+const untagged = sql<SqlBool>`(${sql.ref('tag')} is null or ${sql.ref('tag')} = '')`;
+
+/**
+ * The channels table and its abilities index (group × model × channel, the relay's routing table).
+ * Every write that changes what a channel serves rebuilds its abilities rows in the same
+ * transaction, so the two tables never disagree.
+ */
 export class ChannelRepository {
   constructor(private readonly handle: DatabaseHandle) {}
 
   protected get db() {
     return this.handle.db;
+  }
+
+  /** One channel WITH its key (for the relay and the root's key read); undefined if absent. */
+  async findById(id: number, executor: Executor = this.db): Promise<ChannelRow | undefined> {
+    if (!Number.isInteger(id) || id < 1 || id > INT32_MAX) return undefined;
+    return executor.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * Every enabled channel (status 1) with the fields routing needs, key included, by id.
+   * The relay's in-memory channel index is rebuilt from this on every `channels` change.
+   */
+  async listEnabledForIndex(): Promise<IndexedChannel[]> {
+    return this.db
+      .selectFrom('channels')
+      .select(INDEX_COLUMNS)
+      .where('status', '=', 1)
+      .orderBy('id')
+      .execute();
+  }
+
+  private filtered(filter: ChannelFilter = {}): SelectQueryBuilder<Database, 'channels', object> {
+    let query = this.db.selectFrom('channels') as SelectQueryBuilder<Database, 'channels', object>;
+    const keyword = filter.keyword?.trim();
+    if (keyword) {
+      const pattern = containsPattern(keyword);
+      const id = /^\d{1,10}$/.test(keyword) && Number(keyword) <= INT32_MAX ? Number(keyword) : null;
+      query = query.where((eb) =>
+        eb.or([
+          ...(id !== null ? [eb('id', '=', id)] : []),
+          likeIgnoringCase('name', pattern),
+          likeIgnoringCase('key', pattern),
+        ]),
+      );
+    }
+    const group = filter.group?.trim();
+    if (group) {
+      const escaped = group.replace(/[!%_]/g, (c) => `!${c}`);
+      query = query.where((eb) =>
+        eb.or([
+          eb('group', '=', group),
+          sql<SqlBool>`${sql.ref('group')} like ${`${escaped},%`} escape '!'`,
+          sql<SqlBool>`${sql.ref('group')} like ${`%,${escaped}`} escape '!'`,
+          sql<SqlBool>`${sql.ref('group')} like ${`%,${escaped},%`} escape '!'`,
+        ]),
+      );
+    }
+    const model = filter.model?.trim();
+    if (model) query = query.where(likeIgnoringCase('models', containsPattern(model)));
+    return query;
+  }
+
+  /** A page of channels (no keys) matching the filter, plus the total count. */
+  async listPage(options: ChannelListOptions): Promise<Page<ChannelSummary>> {
+    const query = this.filtered(options.filter);
+    let rows = query.select(SUMMARY_COLUMNS);
+    if (options.order === 'priority') rows = rows.orderBy('priority', 'desc');
+    const [items, total] = await Promise.all([
+      rows.orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),
+    ]);
+    return { items, total: Number(total?.count ?? 0) };
+  }
+
+  /**
+   * A page over entries: each untagged channel is one entry, and all matching channels that share
+   * a tag form one entry. Entries are ordered by their highest priority, then highest id (order
+   * 'id': highest id only). `total` counts entries.
+   */
+  async listTagPage(options: ChannelListOptions): Promise<Page<ChannelListEntry>> {
+    const entries = this.filtered(options.filter).select([
+      sql<string | null>`case when ${untagged} then null else ${sql.ref('tag')} end`.as('entry_tag'),
+      sql<number>`case when ${untagged} then ${sql.ref('id')} else 0 end`.as('entry_id'),
+      'priority',
+      'id',
+    ]);
+    const grouped = this.db
+      .selectFrom(entries.as('e'))
+      .select((eb) => [
+        'e.entry_tag',
+        'e.entry_id',
+        eb.fn.max('e.priority').as('top_priority'),
+        eb.fn.max('e.id').as('top_id'),
+      ])
+      .groupBy(['e.entry_tag', 'e.entry_id']);
+    const ordered =
+      options.order === 'priority'
+        ? grouped.orderBy('top_priority', 'desc').orderBy('top_id', 'desc')
+        : grouped.orderBy('top_id', 'desc');
+    const [page, total] = await Promise.all([
+      ordered.limit(options.limit).offset(options.offset).execute(),
+      this.db
+        .selectFrom(grouped.as('g'))
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirst(),
+    ]);
+    const ids = page.filter((entry) => entry.entry_tag === null).map((entry) => Number(entry.entry_id));
+    const tags = page.flatMap((entry) => (entry.entry_tag === null ? [] : [entry.entry_tag]));
+    let members: ChannelSummary[] = [];
+    if (page.length > 0) {
+      let query = this.filtered(options.filter)
+        .select(SUMMARY_COLUMNS)
+        .where((eb) =>
+          eb.or([
+            ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
+            ...(tags.length > 0 ? [eb('tag', 'in', tags)] : []),
+          ]),
+        );
+      if (options.order === 'priority') query = query.orderBy('priority', 'desc');
+      members = await query.orderBy('id', 'desc').execute();
+    }
+    const byId = new Map<number, ChannelSummary>();
+    const byTag = new Map<string, ChannelSummary[]>();
+    for (const member of members) {
+      if (member.tag) {
+        const list = byTag.get(member.tag) ?? [];
+        list.push(member);
+        byTag.set(member.tag, list);
+      } else {
+        byId.set(member.id, member);
+      }
+    }
+    const items: ChannelListEntry[] = [];
+    for (const entry of page) {
+      if (entry.entry_tag === null) {
+        const channel = byId.get(Number(entry.entry_id));
+        if (channel) items.push({ kind: 'channel', channel });
+      } else {
+        items.push({ kind: 'tag', tag: entry.entry_tag, channels: byTag.get(entry.entry_tag) ?? [] });
+      }
+    }
+    return { items, total: Number(total?.count ?? 0) };
+  }
+
+  /** Inserts one channel row and returns its id (RETURNING where supported, insertId on MySQL). */
+  private async insert(channel: NewChannel, executor: Executor): Promise<number> {
+    if (this.handle.kind === 'mysql') {
+      const result = await executor.insertInto('channels').values(channel).executeTakeFirstOrThrow();
+      return Number(result.insertId);
+    }
+    const row = await executor
+      .insertInto('channels')
+      .values(channel)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /**
+   * Creates channels and their abilities rows in one transaction; returns the new ids in order.
+   * `created_time` defaults to now.
+   */
+  async createMany(channels: NewChannel[]): Promise<number[]> {
+    const now = Math.floor(Date.now() / 1000);
+    return this.db.transaction().execute(async (trx) => {
+      const ids: number[] = [];
+      for (const channel of channels) {
+        const id = await this.insert({ created_time: now, ...channel }, trx);
+        const row = await this.findById(id, trx);
+        if (row) await this.rebuildAbilities(row, trx);
+        ids.push(id);
+      }
+      return ids;
+    });
+  }
+
+  /**
+   * Applies changes to one channel and keeps its abilities rows in step, in one transaction:
+   * a change of models, groups, priority, weight or tag rebuilds them; a status change alone only
+   * flips their `enabled` flag. Returns the updated row (with key), or undefined if absent.
+   */
+  async update(id: number, changes: ChannelChanges): Promise<ChannelRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      if (Object.keys(changes).length > 0) {
+        // The UPDATE comes first: its row lock serializes concurrent edits of this channel, so the
+        // abilities rebuilt below always come from the latest committed row.
+        const result = await trx.updateTable('channels').set(changes).where('id', '=', id).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return undefined;
+      }
+      const row = await this.findById(id, trx);
+      if (!row) return undefined;
+      if (ABILITY_FIELDS.some((field) => field in changes)) {
+        await this.rebuildAbilities(row, trx);
+      } else if ('status' in changes) {
+        await trx
+          .updateTable('abilities')
+          .set({ enabled: row.status === 1 ? 1 : 0 })
+          .where('channel_id', '=', id)
+          .execute();
+      }
+      return row;
+    });
+  }
+
+  /** Deletes a channel and its abilities rows; false when it did not exist. */
+  async delete(id: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('channels').where('id', '=', id).executeTakeFirst();
+      await trx.deleteFrom('abilities').where('channel_id', '=', id).execute();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  /**
+   * Replaces a channel's abilities rows with groups × models of the given row (enabled = status 1,
+   * with its priority, weight and tag). Pass the caller's transaction: it is not atomic alone.
+   */
+  async rebuildAbilities(
+    channel: Pick<ChannelRow, 'id' | 'models' | 'group' | 'status' | 'priority' | 'weight' | 'tag'>,
+    executor: Executor,
+  ): Promise<void> {
+    await executor.deleteFrom('abilities').where('channel_id', '=', channel.id).execute();
+    const rows = abilityRowsOf(channel);
+    for (let start = 0; start < rows.length; start += ABILITY_CHUNK) {
+      await executor
+        .insertInto('abilities')
+        .values(rows.slice(start, start + ABILITY_CHUNK))
+        .execute();
+    }
   }
 }

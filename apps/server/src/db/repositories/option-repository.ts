@@ -24,7 +24,11 @@ export class OptionRepository {
     const insert = this.handle.db.insertInto('options').values({ key, value });
     if (this.handle.kind === 'mysql') await insert.ignore().execute();
     else await insert.onConflict((conflict) => conflict.column('key').doNothing()).execute();
-    const row = await this.handle.db.selectFrom('options').select('value').where('key', '=', key).executeTakeFirst();
+    const row = await this.handle.db
+      .selectFrom('options')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
     return row?.value ?? value;
   }
 }

@@ -1,4 +1,11 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import {
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import type { DatabaseHandle } from '../database.ts';
 import type { Database, UserTable } from '../schema.ts';
 
@@ -38,7 +45,9 @@ export class UserRepository {
       .selectFrom('users')
       .selectAll()
       .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('username', '=', login), eb.and([eb('email', '=', login), eb('email', '!=', '')])]))
+      .where((eb) =>
+        eb.or([eb('username', '=', login), eb.and([eb('email', '=', login), eb('email', '!=', '')])]),
+      )
       .orderBy('id')
       .executeTakeFirst();
   }
@@ -71,7 +80,10 @@ export class UserRepository {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 

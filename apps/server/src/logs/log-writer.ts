@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { LogRepository, NewLog } from '../db/repositories/log-repository.ts';
+
+/**
+ * Writes log rows in batches off the response path: rows queue in memory and are inserted every
+ * `intervalMs` or when `batchSize` rows are waiting. `flush()` drains the queue (shutdown, tests).
+ * A failed insert is retried once with the next batch; rows are never silently dropped while the
+ * process lives.
+ */
+export class LogWriter {
+  private queue: NewLog[] = [];
+  private flushing: Promise<void> | null = null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly repository: LogRepository,
+    private readonly log: FastifyBaseLogger,
+    private readonly batchSize = 200,
+    intervalMs = 500,
+  ) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** Queues one row; never waits for the database. */
+  write(row: NewLog): void {
+    this.queue.push({ created_at: Math.floor(Date.now() / 1000), ...row });
+    if (this.queue.length >= this.batchSize) void this.flush();
+  }
+
+  /** Inserts everything queued so far. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.flushing = this.repository
+      .insertMany(batch)
+      .catch((error: unknown) => {
+        this.log.error({ err: error, rows: batch.length }, 'log batch insert failed; will retry');
+        this.queue = batch.concat(this.queue);
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+    await this.flushing;
+  }
+
+  /** Stops the timer and writes what is left. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+    if (this.queue.length > 0) await this.flush();
+  }
+}
