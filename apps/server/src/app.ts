@@ -100,7 +100,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       bus,
       options,
       optionRepository,
-      users: new UserRepository(database),
+      users: new UserRepository(database, (id) => bus.publish('users', String(id))),
       tokens: new TokenRepository(database),
       channels: new ChannelRepository(database),
       logs: new LogRepository(logDatabase.db),

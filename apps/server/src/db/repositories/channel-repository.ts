@@ -10,6 +10,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { DatabaseHandle } from '../database.ts';
+import { containsIgnoringCase, escapeLike } from '../like-pattern.ts';
 import type { AbilityTable, ChannelTable, Database } from '../schema.ts';
 import type { Page } from './user-repository.ts';
 
@@ -135,16 +136,6 @@ export function abilityRowsOf(
   return rows;
 }
 
-/** A LIKE pattern matching `text` anywhere, with '!' as the escape character (portable). */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[!%_]/g, (c) => `!${c}`)}%`;
-}
-
-/** `lower(column) LIKE lower(pattern)` with the portable escape character. */
-function likeIgnoringCase(column: 'name' | 'key' | 'models', pattern: string): Expression<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '!'`;
-}
-
 /** True when the row has no tag ('' and NULL alike: other writers may store either). */
 const untagged = sql<SqlBool>`(${sql.ref('tag')} is null or ${sql.ref('tag')} = '')`;
 
@@ -183,19 +174,18 @@ export class ChannelRepository {
     let query = this.db.selectFrom('channels') as SelectQueryBuilder<Database, 'channels', object>;
     const keyword = filter.keyword?.trim();
     if (keyword) {
-      const pattern = containsPattern(keyword);
       const id = /^\d{1,10}$/.test(keyword) && Number(keyword) <= INT32_MAX ? Number(keyword) : null;
       query = query.where((eb) =>
         eb.or([
           ...(id !== null ? [eb('id', '=', id)] : []),
-          likeIgnoringCase('name', pattern),
-          likeIgnoringCase('key', pattern),
+          containsIgnoringCase('name', keyword),
+          containsIgnoringCase('key', keyword),
         ]),
       );
     }
     const group = filter.group?.trim();
     if (group) {
-      const escaped = group.replace(/[!%_]/g, (c) => `!${c}`);
+      const escaped = escapeLike(group);
       query = query.where((eb) =>
         eb.or([
           eb('group', '=', group),
@@ -206,7 +196,7 @@ export class ChannelRepository {
       );
     }
     const model = filter.model?.trim();
-    if (model) query = query.where(likeIgnoringCase('models', containsPattern(model)));
+    if (model) query = query.where(containsIgnoringCase('models', model));
     return query;
   }
 

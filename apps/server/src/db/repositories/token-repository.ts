@@ -7,6 +7,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { DatabaseHandle } from '../database.ts';
+import { escapeLike } from '../like-pattern.ts';
 import type { Database, TokenTable } from '../schema.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -95,8 +96,6 @@ function toColumns(changes: TokenChanges): Updateable<TokenTable> {
   if (model_limits_enabled !== undefined) columns.model_limits_enabled = model_limits_enabled ? 1 : 0;
   return columns;
 }
-
-const escapeLike = (text: string): string => text.replace(/[!%_]/g, (c) => `!${c}`);
 
 /**
  * `column LIKE '%text%'` with `text` matched literally. `!` is the escape character because

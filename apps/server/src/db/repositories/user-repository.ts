@@ -7,6 +7,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { DatabaseHandle } from '../database.ts';
+import { containsIgnoringCase } from '../like-pattern.ts';
 import type { Database, UserTable } from '../schema.ts';
 
 export type UserRow = Selectable<UserTable>;
@@ -29,7 +30,14 @@ export interface UserSearch {
 
 /** The users table. Quota changes are single conditional statements so they stay atomic. */
 export class UserRepository {
-  constructor(private readonly handle: DatabaseHandle) {}
+  /**
+   * @param onChange called with the user id after any update, so caches on every node drop it
+   * (the app wires it to the change bus).
+   */
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly onChange: (userId: number) => void = () => undefined,
+  ) {}
 
   private get db() {
     return this.handle.db;
@@ -101,6 +109,7 @@ export class UserRepository {
   async update(id: number, changes: UserChanges, executor: Executor = this.db): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await executor.updateTable('users').set(changes).where('id', '=', id).execute();
+    this.onChange(id);
   }
 
   /** Adds (or with a negative delta removes) quota; returns false when the user does not exist. */
@@ -142,14 +151,13 @@ export class UserRepository {
     let query = this.db.selectFrom('users');
     const keyword = criteria.keyword?.trim();
     if (keyword) {
-      const pattern = `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const numeric = /^\d+$/.test(keyword) ? Number(keyword) : null;
       query = query.where((eb) =>
         eb.or([
           ...(numeric !== null && numeric <= 2_147_483_647 ? [eb('id', '=', numeric)] : []),
-          eb('username', 'like', pattern),
-          eb('email', 'like', pattern),
-          eb('display_name', 'like', pattern),
+          containsIgnoringCase('username', keyword),
+          containsIgnoringCase('email', keyword),
+          containsIgnoringCase('display_name', keyword),
         ]),
       );
     }
