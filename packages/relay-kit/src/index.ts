@@ -1,0 +1,133 @@
+/**
+ * `@switchyard/relay-kit`: the provider layer of Switchyard. Pure: no server framework, no
+ * database, no network calls. Protocol codecs parse what clients send and write what they expect;
+ * provider adapters build upstream requests and read upstream responses; the pass-through tap
+ * reads usage from native streams without altering them. The server sends the requests.
+ *
+ * Typical call (see README.md): codec.parseRequest → estimatePromptTokens → (per attempt)
+ * getProviderAdapter(channel.type).buildRequest → send → parseError on non-2xx → for streams,
+ * pipe the body through adapter.createPassthroughTap when the protocol is native.
+ */
+
+// Protocols (client side).
+export { openAIChatCodec, parseOpenAIChatRequest } from './protocols/openai-chat/openai-chat-codec.js';
+export { openAIChatPromptInput } from './protocols/openai-chat/openai-chat-prompt.js';
+export { MAX_TOKENS_LIMIT, validateOpenAIChatRequest } from './protocols/openai-chat/openai-chat-schemas.js';
+export {
+  formatOpenAIErrorBody,
+  formatOpenAIUsageChunk,
+  toOpenAIFinishReason,
+  toOpenAIUsage,
+} from './protocols/openai-chat/openai-chat-wire.js';
+// Providers (upstream side).
+export {
+  classifyUpstreamError,
+  readHeader,
+  readRetryAfterMs,
+  type UpstreamErrorClassification,
+  type UpstreamErrorFacts,
+} from './providers/classify-upstream-error.js';
+export { convertOpenAIResponse } from './providers/openai/convert-openai-response.js';
+export { convertOpenAIUsage, readOpenAIUsageFromText } from './providers/openai/convert-openai-usage.js';
+export { convertToOpenAIRequest, joinUrl } from './providers/openai/convert-to-openai-request.js';
+export { mapOpenAIFinishReason } from './providers/openai/map-openai-finish-reason.js';
+export {
+  createOpenAIFamilyAdapter,
+  openAIAdapter,
+  readOpenAIUsage,
+} from './providers/openai/openai-adapter.js';
+export {
+  OPENAI_CONFIG,
+  OPENAI_PATHS,
+  type OpenAIAuthStyle,
+  type OpenAIFamilyConfig,
+  type StreamOptionsPolicy,
+} from './providers/openai/openai-config.js';
+export { parseOpenAIError } from './providers/openai/openai-error.js';
+export { createOpenAIStreamTransformer } from './providers/openai/openai-stream-transformer.js';
+export { createOpenAIUsageTap, DEFAULT_MAX_COLLECTED_CHARS } from './providers/openai/openai-usage-tap.js';
+export {
+  defineOpenAICompatibleProvider,
+  type OpenAICompatibleProviderConfig,
+} from './providers/openai-compatible/openai-compatible-config.js';
+export { DEEPSEEK_CONFIG } from './providers/openai-compatible/openai-compatible-providers.js';
+export {
+  getProviderAdapter,
+  isSupportedChannelType,
+  listSupportedChannelTypes,
+} from './providers/registry.js';
+// Spec: the normalised vocabulary shared by codecs, adapters and the server.
+export { type ChannelRuntime, type ChannelSetting, mapChannelModel } from './spec/channel-runtime.js';
+export type { FinishReason } from './spec/finish-reason.js';
+export type {
+  GeneratedText,
+  PassthroughTap,
+  PassthroughTapOptions,
+  PassthroughTapResult,
+} from './spec/passthrough-tap.js';
+export type { PromptInput, PromptMessage, PromptPart, PromptTool } from './spec/prompt-input.js';
+export { PROTOCOLS, type Protocol } from './spec/protocol.js';
+export type {
+  ClientError,
+  ClientRequest,
+  ClientStreamOptions,
+  ProtocolCodec,
+  ResponseMeta,
+} from './spec/protocol-codec.js';
+export { type HeadersLike, isNativeProtocol, type ProviderAdapter } from './spec/provider-adapter.js';
+export type { RelayCall } from './spec/relay-call.js';
+export { isRelayRequestError, RelayRequestError, type RelayRequestErrorCode } from './spec/request-error.js';
+export type { SseEvent } from './spec/sse-event.js';
+export type { StreamPart } from './spec/stream-part.js';
+export type { UnifiedChoice, UnifiedResponse, UnifiedToolCall } from './spec/unified-response.js';
+export {
+  isUpstreamError,
+  MAX_RAW_ERROR_BODY,
+  UpstreamError,
+  type UpstreamErrorCode,
+  type UpstreamErrorInit,
+  upstreamErrorFromException,
+} from './spec/upstream-error.js';
+export type { UpstreamRequest } from './spec/upstream-request.js';
+export { createUsage, isEmptyUsage, type Usage, type UsageInit } from './spec/usage.js';
+// Server-sent events.
+export {
+  createSseParser,
+  createSseParserStream,
+  DEFAULT_SSE_MAX_BUFFER,
+  parseSseText,
+  type SseParser,
+  type SseParserOptions,
+} from './sse/sse-parser.js';
+export {
+  createSseWriterStream,
+  EMPTY_BYTES,
+  encodeUtf8,
+  formatSseComment,
+  formatSseData,
+  formatSseEvent,
+  formatSseJson,
+  SSE_DONE,
+  SSE_DONE_BYTES,
+} from './sse/sse-writer.js';
+
+// Local token counting.
+export {
+  countGeneratedTokens,
+  countResponseTokens,
+  estimateChatPromptTokens,
+  estimatePromptTokens,
+  MEDIA_TOKENS,
+  TOKENS_PER_TOOL_CALL,
+  type TokenEstimate,
+} from './tokens/estimate-prompt-tokens.js';
+export {
+  countTextTokens,
+  createTokenCounter,
+  MAX_EXACT_CHARS,
+  type TokenCounter,
+} from './tokens/token-counter.js';
+export { encodingForModel, preloadTokenizers, type TokenEncodingName } from './tokens/tokenizer.js';
+
+// Utilities.
+export { maskSensitive } from './util/mask-sensitive.js';

@@ -1,0 +1,78 @@
+import type { ClientError, ClientRequest, ProtocolCodec, ResponseMeta } from '../../spec/protocol-codec.js';
+import type { RelayCall } from '../../spec/relay-call.js';
+import type { UnifiedResponse } from '../../spec/unified-response.js';
+import type { Usage } from '../../spec/usage.js';
+import { SSE_DONE } from '../../sse/sse-writer.js';
+import { readJsonObjectBody } from '../read-json-body.js';
+import { openAIChatPromptInput } from './openai-chat-prompt.js';
+import { validateOpenAIChatRequest } from './openai-chat-schemas.js';
+import { createOpenAIChatStreamWriter } from './openai-chat-stream-writer.js';
+import {
+  formatOpenAIErrorBody,
+  formatOpenAIUsageChunk,
+  toOpenAIFinishReason,
+  toOpenAIUsage,
+} from './openai-chat-wire.js';
+
+/**
+ * Parses an OpenAI chat completions request into a {@link RelayCall}: validates the fields the
+ * gateway reads, keeps the body opaque and the raw bytes for byte-exact forwarding.
+ */
+export function parseOpenAIChatRequest(request: ClientRequest): RelayCall {
+  const body = readJsonObjectBody(request);
+  const fields = validateOpenAIChatRequest(body);
+  return {
+    protocol: 'openai-chat',
+    model: fields.model,
+    upstreamModel: fields.model,
+    stream: fields.stream,
+    includeUsage: fields.includeUsage,
+    maxTokens: fields.maxTokens,
+    body,
+    rawBody: request.rawBody,
+    path: request.path,
+    prompt: openAIChatPromptInput(body),
+  };
+}
+
+/** A converted non-stream response as an OpenAI `chat.completion` body. */
+export function formatOpenAIChatResponse(response: UnifiedResponse, call: RelayCall): string {
+  return JSON.stringify({
+    id: response.id || `chatcmpl-${crypto.randomUUID()}`,
+    object: 'chat.completion',
+    created: response.created,
+    model: response.model || call.model,
+    choices: response.choices.map((choice) => {
+      const message: Record<string, unknown> = { role: 'assistant', content: choice.text };
+      if (choice.reasoning !== undefined) message.reasoning_content = choice.reasoning;
+      if (choice.toolCalls.length > 0) {
+        message.tool_calls = choice.toolCalls.map((toolCall) => ({
+          id: toolCall.id,
+          type: 'function',
+          function: { name: toolCall.name, arguments: toolCall.arguments },
+        }));
+      }
+      return {
+        index: choice.index,
+        message,
+        logprobs: null,
+        finish_reason: toOpenAIFinishReason(choice.finishReason),
+      };
+    }),
+    usage: response.usage === undefined ? undefined : toOpenAIUsage(response.usage),
+  });
+}
+
+/** The codec for clients of `POST /v1/chat/completions`. */
+export const openAIChatCodec: ProtocolCodec & {
+  formatUsageEvent(usage: Usage, meta: ResponseMeta): string;
+} = {
+  protocol: 'openai-chat',
+  parseRequest: parseOpenAIChatRequest,
+  formatError: (error: ClientError) => formatOpenAIErrorBody(error),
+  formatStreamError: (error: ClientError) => `data: ${formatOpenAIErrorBody(error)}\n\n`,
+  toClientResponse: formatOpenAIChatResponse,
+  toClientStream: createOpenAIChatStreamWriter,
+  formatUsageEvent: formatOpenAIUsageChunk,
+  streamEndMarker: SSE_DONE,
+};

@@ -1,0 +1,57 @@
+import type { ChannelRuntime } from './channel-runtime.js';
+import type { PassthroughTap, PassthroughTapOptions } from './passthrough-tap.js';
+import type { Protocol } from './protocol.js';
+import type { RelayCall } from './relay-call.js';
+import type { SseEvent } from './sse-event.js';
+import type { StreamPart } from './stream-part.js';
+import type { UnifiedResponse } from './unified-response.js';
+import type { UpstreamError } from './upstream-error.js';
+import type { UpstreamRequest } from './upstream-request.js';
+import type { Usage } from './usage.js';
+
+/** Response headers as the server has them (a `Headers` object or a plain record). */
+export type HeadersLike = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * Knows one upstream wire format and nothing else. Pure: it builds requests and reads responses;
+ * the server sends them. One adapter instance serves every channel of its type (channel data
+ * arrives per call as {@link ChannelRuntime}), so adapters hold no per-request state.
+ *
+ * Relay rule: when `nativeProtocols` contains the client's protocol, the server forwards the body
+ * (`buildRequest` keeps it byte-exact when nothing changes) and pipes the upstream bytes back
+ * through `createPassthroughTap`. Only when the protocols differ does it convert through
+ * `toStreamParts` / `toResponse`.
+ */
+export interface ProviderAdapter {
+  /** The channel type this instance serves. */
+  readonly channelType: number;
+  /** Short identifier for logs (`openai`, `deepseek`). */
+  readonly name: string;
+  /** Client protocols this upstream speaks as is (pass-through candidates). */
+  readonly nativeProtocols: readonly Protocol[];
+  /**
+   * Builds the upstream HTTP request: URL from the channel's base URL, credentials, channel model
+   * mapping, parameter and header overrides. Throws `RelayRequestError` for a protocol the adapter
+   * cannot serve.
+   */
+  buildRequest(call: RelayCall, channel: ChannelRuntime): UpstreamRequest;
+  /** A tap for streaming the upstream's native bytes straight to a client of the same protocol. */
+  createPassthroughTap(options?: PassthroughTapOptions): PassthroughTap;
+  /** Turns the upstream's parsed SSE events into protocol-neutral parts (conversion path). */
+  toStreamParts(call: RelayCall): TransformStream<SseEvent, StreamPart>;
+  /** Turns a parsed non-stream body into a protocol-neutral response (conversion path). */
+  toResponse(body: unknown, call: RelayCall): UnifiedResponse;
+  /** Reads usage from an SSE event or a parsed body/chunk; `undefined` when it carries none. */
+  readUsage(source: SseEvent | unknown): Usage | undefined;
+  /** Classifies a non-2xx response (or a 2xx error body) as an {@link UpstreamError}. */
+  parseError(status: number, bodyText: string, headers?: HeadersLike): UpstreamError;
+  /** Lists the models the channel can use, through the injected `fetch`. */
+  listModels?(channel: ChannelRuntime, fetch: typeof globalThis.fetch): Promise<string[]>;
+  /** Reads the channel's remaining upstream balance, through the injected `fetch`. */
+  fetchBalance?(channel: ChannelRuntime, fetch: typeof globalThis.fetch): Promise<number>;
+}
+
+/** True when `protocol` can be passed through to `adapter` without conversion. */
+export function isNativeProtocol(adapter: ProviderAdapter, protocol: Protocol): boolean {
+  return adapter.nativeProtocols.includes(protocol);
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { PromptInput } from '../spec/prompt-input.js';
+import {
+  countGeneratedTokens,
+  countResponseTokens,
+  estimateChatPromptTokens,
+  estimatePromptTokens,
+  MEDIA_TOKENS,
+} from './estimate-prompt-tokens.js';
+import { countTextTokens } from './token-counter.js';
+
+const user = (
+  content: PromptInput['messages'] extends readonly (infer M)[] | undefined
+    ? M extends { content: infer C }
+      ? C
+      : never
+    : never,
+) => ({
+  role: 'user',
+  content,
+});
+
+describe('estimatePromptTokens', () => {
+  it('adds 3 per message plus role and content, and 3 at the end (OpenAI cookbook values)', () => {
+    expect(estimateChatPromptTokens([{ role: 'user', content: 'hi' }], 'gpt-4o')).toBe(8);
+    expect(
+      estimateChatPromptTokens(
+        [
+          { role: 'system', content: 'You are a helpful assistant.' },
+          { role: 'user', content: 'hello world' },
+        ],
+        'gpt-4o',
+      ),
+    ).toBe(3 + 1 + countTextTokens('You are a helpful assistant.', 'gpt-4o') + 3 + 1 + 2 + 3);
+  });
+
+  it('adds 1 + name tokens for named messages (and -1 for gpt-3.5-turbo-0301)', () => {
+    const named = [{ role: 'user', content: 'hi', name: 'alice' }];
+    expect(estimateChatPromptTokens(named, 'gpt-4o')).toBe(8 + 1 + countTextTokens('alice', 'gpt-4o'));
+    expect(estimateChatPromptTokens(named, 'gpt-3.5-turbo-0301')).toBe(
+      9 - 1 + countTextTokens('alice', 'gpt-3.5-turbo-0301'),
+    );
+  });
+
+  it('prices media flat and never downloads', () => {
+    const prompt: PromptInput = {
+      messages: [
+        user([
+          { type: 'image', detail: 'low' },
+          { type: 'image', detail: 'high' },
+          { type: 'image' },
+          { type: 'audio' },
+          { type: 'file' },
+        ]),
+      ],
+    };
+    const media = MEDIA_TOKENS.imageLow + 2 * MEDIA_TOKENS.image + MEDIA_TOKENS.audio + MEDIA_TOKENS.file;
+    expect(estimatePromptTokens(prompt, 'gpt-4o').tokens).toBe(3 + 1 + media + 3);
+    expect(
+      estimateChatPromptTokens(
+        [
+          {
+            role: 'user',
+            content: [{ type: 'image_url', image_url: { url: 'http://127.0.0.1/never-fetched.png' } }],
+          },
+        ],
+        'gpt-4o',
+      ),
+    ).toBe(3 + 1 + 255 + 3);
+  });
+
+  it('counts every tool, not only the last', () => {
+    const tool = (name: string) => ({
+      type: 'function',
+      function: {
+        name,
+        description: 'Gets the weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    });
+    const messages = [{ role: 'user', content: 'hi' }];
+    const one = estimateChatPromptTokens(messages, 'gpt-4o', [tool('get_weather')]);
+    const two = estimateChatPromptTokens(messages, 'gpt-4o', [tool('get_weather'), tool('get_forecast')]);
+    expect(one).toBeGreaterThan(8 + 8);
+    expect(two - one).toBe(
+      one - 8 - 8 + countTextTokens('get_forecast', 'gpt-4o') - countTextTokens('get_weather', 'gpt-4o'),
+    );
+  });
+
+  it('counts plain texts without message overhead', () => {
+    expect(estimatePromptTokens({ texts: ['hello world', 'hello'] }, 'text-embedding-3-small').tokens).toBe(
+      3,
+    );
+  });
+
+  it('stays fast and reports extrapolation for huge prompts', () => {
+    const start = performance.now();
+    const estimate = estimatePromptTokens(
+      { messages: [user('lorem ipsum dolor sit amet '.repeat(100_000))] },
+      'gpt-4o',
+    );
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(estimate.extrapolated).toBe(true);
+    expect(estimate.tokens).toBeGreaterThan(400_000);
+  });
+});
+
+describe('completion counting', () => {
+  it('counts generated text, tool calls and extrapolates capped text', () => {
+    expect(countGeneratedTokens({ text: 'hello world', chars: 11, toolCallCount: 0 }, 'gpt-4o')).toEqual({
+      tokens: 2,
+      extrapolated: false,
+    });
+    expect(
+      countGeneratedTokens({ text: 'get_weather{}', chars: 13, toolCallCount: 1 }, 'gpt-4o').tokens,
+    ).toBe(countTextTokens('get_weather{}', 'gpt-4o') + 7);
+    expect(countGeneratedTokens({ text: 'hello world', chars: 22, toolCallCount: 0 }, 'gpt-4o')).toEqual({
+      tokens: 4,
+      extrapolated: true,
+    });
+  });
+
+  it('counts a non-stream response', () => {
+    const estimate = countResponseTokens(
+      {
+        id: 'x',
+        model: 'gpt-4o',
+        created: 0,
+        choices: [
+          {
+            index: 0,
+            text: 'hello world',
+            reasoning: 'hello',
+            toolCalls: [{ id: 'c', name: 'f', arguments: '{}' }],
+            finishReason: 'stop',
+          },
+        ],
+        raw: {},
+      },
+      'gpt-4o',
+    );
+    expect(estimate.tokens).toBe(
+      2 + 1 + countTextTokens('f', 'gpt-4o') + countTextTokens('{}', 'gpt-4o') + 7,
+    );
+  });
+});
