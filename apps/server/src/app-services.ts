@@ -1,4 +1,5 @@
 import type { VerificationService } from './auth/verification-service.ts';
+import type { RelayRuntime } from './relay/relay-runtime.ts';
 import type { Config } from './config/env.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { ChannelRepository } from './db/repositories/channel-repository.ts';
@@ -33,6 +34,7 @@ export interface AppServices {
   mailer: Mailer;
   verifications: VerificationService;
   rateLimiter: RateLimiter;
+  relay: RelayRuntime;
   /** Things to stop on shutdown after the server stops accepting requests, in order. */
   closers: Array<() => Promise<void> | void>;
 }

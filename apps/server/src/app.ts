@@ -28,6 +28,8 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts';
+import { createRelayRuntime } from './relay/create-relay-runtime.ts';
+import { relayRoutes } from './relay/relay-routes.ts';
 import { VERSION } from './version.ts';
 
 export interface BuildAppOptions {
@@ -88,8 +90,14 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       closers.push(() => redis.disconnect());
     }
     const optionRepository = new OptionRepository(database);
+    const users = new UserRepository(database, (id) => bus.publish('users', String(id)));
+    const tokens = new TokenRepository(database);
+    const channels = new ChannelRepository(database);
+    const logs = new LogRepository(logDatabase.db);
     const options = new OptionStore(optionRepository, bus);
     await options.reload();
+    const relay = await createRelayRuntime({ config, database, channels, tokens, users, logs, bus, log: app.log });
+    closers.push(relay.stop);
     const services: AppServices = {
       config,
       database,
@@ -100,13 +108,14 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       bus,
       options,
       optionRepository,
-      users: new UserRepository(database, (id) => bus.publish('users', String(id))),
-      tokens: new TokenRepository(database),
-      channels: new ChannelRepository(database),
-      logs: new LogRepository(logDatabase.db),
+      users,
+      tokens,
+      channels,
+      logs,
       mailer: createSmtpMailer(options),
       verifications: new VerificationService(database.db),
       rateLimiter,
+      relay: relay.runtime,
       closers,
     };
     services.sessionSecret = await resolveSessionSecret(services, app.log);
@@ -134,6 +143,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   const webDist = defaultWebDist(config);
   installErrorHandler(app, { spaIndex: webDist !== null });
   await app.register(registerConsoleRoutes, { prefix: '/api' });
+  await app.register(relayRoutes);
   if (webDist) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, maxAge: '7d', index: false });
   }

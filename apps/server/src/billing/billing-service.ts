@@ -74,7 +74,9 @@ export class BillingService {
     if (reservation.state !== 'reserved') return;
     reservation.state = 'refunded';
     if (reservation.amount === 0) return;
-    await this.handle.db.transaction().execute((trx) => this.credit(trx, reservation.payer, reservation.amount));
+    await this.handle.db
+      .transaction()
+      .execute((trx) => this.credit(trx, reservation.payer, reservation.amount));
   }
 
   /**
@@ -137,16 +139,24 @@ export class BillingService {
   /** Takes up to `wanted` from user and token, limited by both balances; returns what was taken. */
   private async debitUpTo(trx: Transaction<Database>, payer: Payer, wanted: number): Promise<number> {
     const lock = this.handle.kind === 'sqlite' ? '' : ' FOR UPDATE';
-    const userRow = await sql<{ quota: number }>`SELECT quota FROM users WHERE id = ${payer.userId}${sql.raw(lock)}`.execute(trx);
+    const userRow = await sql<{
+      quota: number;
+    }>`SELECT quota FROM users WHERE id = ${payer.userId}${sql.raw(lock)}`.execute(trx);
     let available = Math.max(0, Number(userRow.rows[0]?.quota ?? 0));
     const limitedToken = payer.tokenId > 0 && !payer.tokenUnlimited;
     if (limitedToken) {
-      const tokenRow = await sql<{ remain_quota: number }>`SELECT remain_quota FROM tokens WHERE id = ${payer.tokenId}${sql.raw(lock)}`.execute(trx);
+      const tokenRow = await sql<{
+        remain_quota: number;
+      }>`SELECT remain_quota FROM tokens WHERE id = ${payer.tokenId}${sql.raw(lock)}`.execute(trx);
       available = Math.min(available, Math.max(0, Number(tokenRow.rows[0]?.remain_quota ?? 0)));
     }
     const take = Math.min(wanted, available);
     if (take > 0) {
-      await trx.updateTable('users').set({ quota: sql`quota - ${take}` }).where('id', '=', payer.userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ quota: sql`quota - ${take}` })
+        .where('id', '=', payer.userId)
+        .execute();
       if (limitedToken) {
         await trx
           .updateTable('tokens')

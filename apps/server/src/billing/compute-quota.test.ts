@@ -42,14 +42,18 @@ describe('computeQuota', () => {
 
   it('handles 0.1 + 0.2 style binary noise exactly', () => {
     // 3 × 0.1 × 100 would be 30.000000000000004 in binary floating point.
-    expect(computeQuota(ratioPrice({ modelRatio: 0.1, completionRatio: 1 }), usage(150, 150), 500_000)).toBe(30);
+    expect(computeQuota(ratioPrice({ modelRatio: 0.1, completionRatio: 1 }), usage(150, 150), 500_000)).toBe(
+      30,
+    );
   });
 });
 
 describe('computeReservation', () => {
   it('uses max_tokens when given, PreConsumedQuota otherwise', () => {
     expect(computeReservation(ratioPrice(), 100, 1000, 500, 500_000)).toBe(Math.round((100 + 4000) * 1.25));
-    expect(computeReservation(ratioPrice(), 100, undefined, 500, 500_000)).toBe(Math.round((100 + 2000) * 1.25));
+    expect(computeReservation(ratioPrice(), 100, undefined, 500, 500_000)).toBe(
+      Math.round((100 + 2000) * 1.25),
+    );
   });
   it('reserves the full per-call price', () => {
     expect(computeReservation(ratioPrice({ modelPrice: 0.1 }), 10, undefined, 500, 500_000)).toBe(50_000);

@@ -26,7 +26,8 @@ function roundHalfAwayFromZero(value: number): number {
  */
 export function computeQuota(price: Price, usage: BilledUsage, quotaPerUnit: number): number {
   if (usage.promptTokens + usage.completionTokens === 0) return 0;
-  if (price.modelPrice !== null) return roundHalfAwayFromZero(price.modelPrice * quotaPerUnit * price.groupRatio);
+  if (price.modelPrice !== null)
+    return roundHalfAwayFromZero(price.modelPrice * quotaPerUnit * price.groupRatio);
   const cached = Math.min(usage.cachedTokens, usage.promptTokens);
   const cacheWrite = Math.min(usage.cacheWriteTokens, usage.promptTokens - cached);
   const uncached = usage.promptTokens - cached - cacheWrite;
@@ -55,7 +56,12 @@ export function computeReservation(
   const completion = maxCompletionTokens && maxCompletionTokens > 0 ? maxCompletionTokens : preConsumedTokens;
   return computeQuota(
     price,
-    { promptTokens: Math.max(promptTokens, 1), completionTokens: completion, cachedTokens: 0, cacheWriteTokens: 0 },
+    {
+      promptTokens: Math.max(promptTokens, 1),
+      completionTokens: completion,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+    },
     quotaPerUnit,
   );
 }

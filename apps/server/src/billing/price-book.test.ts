@@ -12,7 +12,10 @@ const tables: PriceTables = {
 
 describe('lookUpPrice', () => {
   it('prefers a per-call price', () => {
-    expect(lookUpPrice(tables, 'dall-e-3', 'default', false)).toMatchObject({ modelPrice: 0.04, modelRatio: 0 });
+    expect(lookUpPrice(tables, 'dall-e-3', 'default', false)).toMatchObject({
+      modelPrice: 0.04,
+      modelRatio: 0,
+    });
     expect(lookUpPrice(tables, 'gpt-4-gizmo-g-abc', 'default', false)).toMatchObject({ modelPrice: 0.1 });
   });
   it('uses ratios, the group ratio and the admin completion ratio over built-in rules', () => {

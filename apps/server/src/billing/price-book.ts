@@ -1,4 +1,4 @@
-import { completionRatioOf, cacheCreationRatioOf } from './completion-ratio.ts';
+import { cacheCreationRatioOf, completionRatioOf } from './completion-ratio.ts';
 
 /** Ratio billed for models without a price when unpriced models are allowed (reference §4.3). */
 export const UNPRICED_MODEL_RATIO = 37.5;
@@ -38,7 +38,12 @@ function priceKeyOf(model: string): string {
  * `allowUnpriced` (self-use mode or the user's opt-in), in which case the reference's 37.5 ratio
  * applies and `unpriced` is set so the log can say so.
  */
-export function lookUpPrice(tables: PriceTables, model: string, group: string, allowUnpriced: boolean): Price | undefined {
+export function lookUpPrice(
+  tables: PriceTables,
+  model: string,
+  group: string,
+  allowUnpriced: boolean,
+): Price | undefined {
   const key = priceKeyOf(model);
   const groupRatio = tables.groupRatio[group] ?? 1;
   const base = {

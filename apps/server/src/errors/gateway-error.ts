@@ -7,6 +7,10 @@ export interface GatewayErrorOptions {
   retryable?: boolean;
   channelFault?: boolean;
   logAsError?: boolean;
+  /** The error `type` relay clients see (`invalid_request_error`, `upstream_error`...). */
+  type?: string;
+  /** The wire `code` relay clients see, when it differs from the gateway code (upstream codes). */
+  wireCode?: string | null;
 }
 
 /**
@@ -21,6 +25,8 @@ export class GatewayError extends Error {
   readonly retryable: boolean;
   readonly channelFault: boolean;
   readonly logAsError: boolean;
+  readonly type: string | undefined;
+  readonly wireCode: string | null | undefined;
   readonly isGatewayError = true;
 
   constructor(code: ErrorCodeValue, message: string, options: GatewayErrorOptions = {}) {
@@ -30,6 +36,8 @@ export class GatewayError extends Error {
     this.retryable = options.retryable ?? false;
     this.channelFault = options.channelFault ?? false;
     this.logAsError = options.logAsError ?? this.status >= 500;
+    this.type = options.type;
+    this.wireCode = options.wireCode;
   }
 }
 

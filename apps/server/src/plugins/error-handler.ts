@@ -22,9 +22,10 @@ function writeApiError(error: GatewayError, _request: FastifyRequest, reply: Fas
 }
 
 function writeOpenAIError(error: GatewayError, request: FastifyRequest, reply: FastifyReply) {
-  const type = error.status >= 500 ? 'switchyard_error' : 'invalid_request_error';
+  const type = error.type ?? (error.status >= 500 ? 'switchyard_error' : 'invalid_request_error');
+  const code = error.wireCode === undefined ? error.code : error.wireCode;
   return reply.code(error.status).send({
-    error: { message: `${error.message} (request id: ${request.id})`, type, param: null, code: error.code },
+    error: { message: `${error.message} (request id: ${request.id})`, type, param: null, code },
   });
 }
 

@@ -10,7 +10,9 @@ import type { Config } from '../config/env.ts';
 export class UpstreamClient {
   private readonly agent: Agent;
 
-  constructor(config: Pick<Config, 'relayTimeoutSeconds' | 'streamingTimeoutSeconds' | 'upstreamConnectTimeoutSeconds'>) {
+  constructor(
+    config: Pick<Config, 'relayTimeoutSeconds' | 'streamingTimeoutSeconds' | 'upstreamConnectTimeoutSeconds'>,
+  ) {
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,

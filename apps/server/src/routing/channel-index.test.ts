@@ -28,18 +28,37 @@ const row = (id: number, overrides: Partial<IndexedChannel> = {}): IndexedChanne
 describe('buildChannelIndex', () => {
   it('indexes group × model and parses JSON columns once', () => {
     const index = buildChannelIndex([
-      row(1, { group: 'default,vip', model_mapping: '{"gpt-4o":"gpt-4o-2024-11-20"}', status_code_mapping: '{"404":"500"}' }),
+      row(1, {
+        group: 'default,vip',
+        model_mapping: '{"gpt-4o":"gpt-4o-2024-11-20"}',
+        status_code_mapping: '{"404":"500"}',
+      }),
       row(2, { models: 'gpt-4o', group: 'vip' }),
     ]);
-    expect(index.byGroup.get('default')?.get('gpt-4o')?.map((c) => c.id)).toEqual([1]);
-    expect(index.byGroup.get('vip')?.get('gpt-4o')?.map((c) => c.id)).toEqual([1, 2]);
+    expect(
+      index.byGroup
+        .get('default')
+        ?.get('gpt-4o')
+        ?.map((c) => c.id),
+    ).toEqual([1]);
+    expect(
+      index.byGroup
+        .get('vip')
+        ?.get('gpt-4o')
+        ?.map((c) => c.id),
+    ).toEqual([1, 2]);
     expect(index.byId.get(1)?.runtime.modelMapping).toEqual({ 'gpt-4o': 'gpt-4o-2024-11-20' });
     expect(index.byId.get(1)?.statusCodeMapping.get(404)).toBe(500);
   });
 
   it('leaves out channel types without an adapter and tolerates broken JSON', () => {
     const index = buildChannelIndex([row(1, { type: 9999 }), row(2, { model_mapping: '{broken' })]);
-    expect(index.byGroup.get('default')?.get('gpt-4o')?.map((c) => c.id)).toEqual([2]);
+    expect(
+      index.byGroup
+        .get('default')
+        ?.get('gpt-4o')
+        ?.map((c) => c.id),
+    ).toEqual([2]);
     expect(index.byId.get(2)?.runtime.modelMapping).toBeUndefined();
   });
 });

@@ -47,8 +47,20 @@ describe('selectChannel', () => {
 
   it('is deterministic for a seed', () => {
     const candidates = [channel(1, 0, 5), channel(2, 0, 5), channel(3, 0, 5)];
-    const first = Array.from({ length: 20 }, (() => { const r = seededRandom(3); return () => selectChannel(candidates, new Set(), r)!.id; })());
-    const second = Array.from({ length: 20 }, (() => { const r = seededRandom(3); return () => selectChannel(candidates, new Set(), r)!.id; })());
+    const first = Array.from(
+      { length: 20 },
+      (() => {
+        const r = seededRandom(3);
+        return () => selectChannel(candidates, new Set(), r)!.id;
+      })(),
+    );
+    const second = Array.from(
+      { length: 20 },
+      (() => {
+        const r = seededRandom(3);
+        return () => selectChannel(candidates, new Set(), r)!.id;
+      })(),
+    );
     expect(first).toEqual(second);
   });
 });

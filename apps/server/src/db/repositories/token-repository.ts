@@ -209,6 +209,11 @@ export class TokenRepository {
     });
   }
 
+  /** Sets a token's status (the relay persists "expired" and "exhausted" when it finds them). */
+  async markStatus(id: number, status: number): Promise<void> {
+    await this.db.updateTable('tokens').set({ status }).where('id', '=', id).execute();
+  }
+
   /** Changes a live token of `userId`; false when it is not theirs or is deleted. */
   async updateOwned(
     userId: number,

@@ -1,0 +1,89 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { BillingService } from '../billing/billing-service.ts';
+import type { Config } from '../config/env.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { ChannelRepository } from '../db/repositories/channel-repository.ts';
+import type { LogRepository } from '../db/repositories/log-repository.ts';
+import type { TokenRepository } from '../db/repositories/token-repository.ts';
+import type { UserRepository } from '../db/repositories/user-repository.ts';
+import type { ChangeBus } from '../lib/change-bus.ts';
+import { LogWriter } from '../logs/log-writer.ts';
+import { ChannelIndex } from '../routing/channel-index.ts';
+import type { RelayRuntime } from './relay-runtime.ts';
+import { TokenCache } from './token-cache.ts';
+import { UpstreamClient } from './upstream-client.ts';
+
+interface RelayDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  channels: ChannelRepository;
+  tokens: TokenRepository;
+  users: UserRepository;
+  logs: LogRepository;
+  bus: ChangeBus;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Builds the relay's caches and clients, loads the channel index, and keeps everything current:
+ * change-bus events invalidate tokens and users and rebuild the index (coalesced), and a timer
+ * rebuilds it every SYNC_FREQUENCY for changes made by other nodes without Redis.
+ * Returns the runtime and a function that stops it (flushing queued logs).
+ */
+export async function createRelayRuntime(
+  deps: RelayDependencies,
+): Promise<{ runtime: RelayRuntime; stop: () => Promise<void> }> {
+  const channelIndex = new ChannelIndex(() => deps.channels.listEnabledForIndex());
+  await channelIndex.rebuild();
+  const runtime: RelayRuntime = {
+    channelIndex,
+    tokenCache: new TokenCache(
+      (key) => deps.tokens.findByKey(key),
+      (id) => deps.users.findById(id),
+      deps.config.syncFrequencySeconds * 1000,
+    ),
+    billing: new BillingService(deps.database),
+    upstream: new UpstreamClient(deps.config),
+    logWriter: new LogWriter(deps.logs, deps.log),
+    random: Math.random,
+    settlements: new Set(),
+    drain: async () => {
+      while (runtime.settlements.size > 0) await Promise.allSettled([...runtime.settlements]);
+      await runtime.logWriter.flush();
+    },
+  };
+  let rebuilding: Promise<void> | null = null;
+  let again = false;
+  const rebuild = () => {
+    if (rebuilding) {
+      again = true;
+      return;
+    }
+    rebuilding = channelIndex
+      .rebuild()
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'channel index rebuild failed'))
+      .finally(() => {
+        rebuilding = null;
+        if (again) {
+          again = false;
+          rebuild();
+        }
+      });
+  };
+  deps.bus.subscribe((topic, detail) => {
+    if (topic === 'channels') rebuild();
+    else if (topic === 'tokens') runtime.tokenCache.invalidateToken(Number(detail));
+    else if (topic === 'users') runtime.tokenCache.invalidateUser(Number(detail));
+  });
+  const timer = setInterval(rebuild, deps.config.syncFrequencySeconds * 1000);
+  timer.unref();
+  return {
+    runtime,
+    stop: async () => {
+      clearInterval(timer);
+      await runtime.drain();
+      await runtime.logWriter.close();
+      await runtime.upstream.close();
+    },
+  };
+}

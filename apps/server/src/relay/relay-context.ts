@@ -1,0 +1,34 @@
+import type { ProtocolCodec, RelayCall } from '@switchyard/relay-kit';
+import type { Reservation } from '../billing/billing-service.ts';
+import type { Price } from '../billing/price-book.ts';
+import type { TokenRow } from '../db/repositories/token-repository.ts';
+import type { CachedUser } from './token-cache.ts';
+
+/** Who is calling: a token (API clients) or a console session (playground). */
+export interface RelayCaller {
+  user: CachedUser;
+  /** Null for the playground. */
+  token: TokenRow | null;
+  /** The group whose channels and ratio apply (token group, playground choice, or user group). */
+  group: string;
+  /** Admin channel pinning (`sk-<key>-<channelId>`); disables retries. */
+  pinnedChannelId: number | null;
+}
+
+/** The typed per-request state of one relay call, filled stage by stage. */
+export interface RelayContext {
+  requestId: string;
+  startedAt: number;
+  clientIp: string;
+  codec: ProtocolCodec;
+  caller: RelayCaller;
+  call: RelayCall;
+  price: Price;
+  promptEstimate: number;
+  reservation: Reservation;
+  /** Channel ids tried, in order (logged as admin_info.use_channel). */
+  attempts: number[];
+  /** Aborted when the client goes away. */
+  abort: AbortController;
+  isPlayground: boolean;
+}

@@ -1,0 +1,20 @@
+import type { BillingService } from '../billing/billing-service.ts';
+import type { LogWriter } from '../logs/log-writer.ts';
+import type { ChannelIndex } from '../routing/channel-index.ts';
+import type { TokenCache } from './token-cache.ts';
+import type { UpstreamClient } from './upstream-client.ts';
+
+/** The hot path's long-lived collaborators, built once at start-up (see app.ts). */
+export interface RelayRuntime {
+  channelIndex: ChannelIndex;
+  tokenCache: TokenCache;
+  billing: BillingService;
+  upstream: UpstreamClient;
+  logWriter: LogWriter;
+  /** Random source for channel selection (seeded in tests). */
+  random: () => number;
+  /** Settlements still running; shutdown (and tests) wait for them with `drain()`. */
+  settlements: Set<Promise<unknown>>;
+  /** Waits until every running settlement is done and queued logs are written. */
+  drain(): Promise<void>;
+}

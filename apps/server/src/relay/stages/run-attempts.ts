@@ -1,0 +1,127 @@
+import {
+  getProviderAdapter,
+  isNativeProtocol,
+  type ProviderAdapter,
+  type UpstreamError,
+  type UpstreamRequest,
+  upstreamErrorFromException,
+} from '@switchyard/relay-kit';
+import { ErrorCode } from '@switchyard/shared';
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../../errors/gateway-error.ts';
+import type { RouteTarget } from '../../routing/channel-index.ts';
+import { selectChannel } from '../../routing/select-channel.ts';
+import type { RelayContext } from '../relay-context.ts';
+import type { RelayRuntime } from '../relay-runtime.ts';
+
+/** A 2xx upstream response and how it was obtained. */
+export interface AttemptSuccess {
+  channel: RouteTarget;
+  adapter: ProviderAdapter;
+  request: UpstreamRequest;
+  response: Dispatcher.ResponseData;
+}
+
+/** Reported for every failed attempt (logging, channel health). */
+export type AttemptFailureListener = (channel: RouteTarget, failure: UpstreamError) => void;
+
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Reads at most `limit` bytes of an error body, then discards the rest. */
+async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < MAX_ERROR_BODY_BYTES) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
+}
+
+/** The client went away before the upstream answered; nothing is sent and the reservation is refunded. */
+export class ClientAbortedError extends Error {
+  override name = 'ClientAbortedError';
+}
+
+/** The error a client sees when every attempt failed (status-code mapping applied). */
+export function toRelayFailure(failure: UpstreamError, channel: RouteTarget | null): GatewayError {
+  const upstreamStatus = failure.status || (failure.code === 'upstream:timeout' ? 504 : 502);
+  const status = channel?.statusCodeMapping.get(upstreamStatus) ?? upstreamStatus;
+  const saturated = status === 429;
+  return new GatewayError(
+    saturated ? ErrorCode.UpstreamSaturated : ErrorCode.UpstreamError,
+    saturated ? '当前分组上游负载已饱和，请稍后再试' : failure.message,
+    {
+      status,
+      type: failure.type ?? 'upstream_error',
+      wireCode: failure.upstreamCode ?? (failure.status ? 'bad_response_status_code' : failure.code),
+      logAsError: false,
+    },
+  );
+}
+
+/**
+ * Stage 6: tries channels until one answers 2xx. Attempt 0 takes the highest priority tier;
+ * every later attempt excludes the channels already tried (never reusing a failed one) and moves
+ * down a tier when the current one is used up. Only retryable failures lead to another attempt;
+ * a pinned channel gets exactly one.
+ */
+export async function runAttempts(
+  context: RelayContext,
+  runtime: RelayRuntime,
+  retryTimes: number,
+  onFailure: AttemptFailureListener,
+): Promise<AttemptSuccess> {
+  const { caller, call } = context;
+  const maxAttempts = caller.pinnedChannelId !== null ? 1 : 1 + Math.max(0, retryTimes);
+  const excluded = new Set<number>();
+  let last: { failure: UpstreamError; channel: RouteTarget } | null = null;
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    const channel =
+      caller.pinnedChannelId !== null
+        ? runtime.channelIndex.get(caller.pinnedChannelId)
+        : selectChannel(runtime.channelIndex.candidates(caller.group, call.model), excluded, runtime.random);
+    if (!channel) break;
+    excluded.add(channel.id);
+    context.attempts.push(channel.id);
+    const adapter = getProviderAdapter(channel.type);
+    if (!adapter || !isNativeProtocol(adapter, call.protocol)) {
+      throw new GatewayError(ErrorCode.ChannelUnavailable, `渠道类型 ${channel.type} 不支持此接口`, {
+        status: 400,
+      });
+    }
+    const request = adapter.buildRequest(call, channel.runtime);
+    let failure: UpstreamError;
+    try {
+      const response = await runtime.upstream.send(request, context.abort.signal);
+      if (response.statusCode < 300) return { channel, adapter, request, response };
+      const text = await readErrorBody(response.body);
+      failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
+    } catch (error) {
+      if (context.abort.signal.aborted) throw new ClientAbortedError('client closed the connection');
+      failure = upstreamErrorFromException(error);
+    }
+    last = { failure, channel };
+    onFailure(channel, failure);
+    if (!failure.retryable) break;
+  }
+  if (last) throw toRelayFailure(last.failure, last.channel);
+  if (caller.pinnedChannelId !== null) {
+    throw new GatewayError(ErrorCode.ChannelUnavailable, '指定的渠道不存在或已被禁用', {
+      status: 403,
+      type: 'switchyard_error',
+    });
+  }
+  throw noChannelError(caller.group, call.model);
+}
+
+/** No enabled channel serves the model in the group. */
+export function noChannelError(group: string, model: string): GatewayError {
+  return new GatewayError(ErrorCode.ChannelUnavailable, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, {
+    status: 503,
+    type: 'switchyard_error',
+    wireCode: 'model_not_found',
+  });
+}

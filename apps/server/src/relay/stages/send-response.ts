@@ -1,0 +1,174 @@
+import { Readable } from 'node:stream';
+import { countGeneratedTokens, countResponseTokens, type Usage } from '@switchyard/relay-kit';
+import type { FastifyReply } from 'fastify';
+import type { RelayContext } from '../relay-context.ts';
+import type { AttemptSuccess } from './run-attempts.ts';
+import type { CallOutcome } from './settle-usage.ts';
+
+const isEventStream = (contentType: unknown) =>
+  typeof contentType === 'string' && contentType.includes('text/event-stream');
+
+/**
+ * Stage 7: sends the upstream answer in the client's protocol (same protocol: pass-through).
+ * Resolves once the response is handed to Fastify; `done` runs with the call's outcome when the
+ * body is fully written or the client went away, so billing happens off the response path.
+ */
+export function sendResponse(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: FastifyReply,
+  done: (outcome: CallOutcome) => void,
+): Promise<unknown> | FastifyReply {
+  const contentType = success.response.headers['content-type'];
+  if (isEventStream(contentType)) return sendStream(context, success, reply, done);
+  return sendJson(context, success, reply, done);
+}
+
+async function sendJson(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: FastifyReply,
+  done: (outcome: CallOutcome) => void,
+) {
+  const { adapter, response, channel, request } = success;
+  let text: string;
+  try {
+    text = await response.body.text();
+  } catch (error) {
+    done({
+      channel,
+      upstreamModel: request.upstreamModel,
+      usage: undefined,
+      localCompletionTokens: () => 0,
+      delivered: false,
+      stream: false,
+      firstResponseMs: -1000,
+    });
+    throw error;
+  }
+  const usage = adapter.readUsage(text);
+  const localCompletionTokens = () => {
+    try {
+      return countResponseTokens(adapter.toResponse(JSON.parse(text), context.call), context.call.model)
+        .tokens;
+    } catch {
+      return 0;
+    }
+  };
+  reply.code(response.statusCode).header('content-type', String(contentType(response) ?? 'application/json'));
+  reply.raw.once('close', () =>
+    done({
+      channel,
+      upstreamModel: request.upstreamModel,
+      usage,
+      localCompletionTokens,
+      delivered: true,
+      stream: false,
+      firstResponseMs: -1000,
+    }),
+  );
+  return reply.send(text);
+}
+
+function contentType(response: AttemptSuccess['response']): unknown {
+  return response.headers['content-type'];
+}
+
+function sendStream(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: FastifyReply,
+  done: (outcome: CallOutcome) => void,
+) {
+  const { adapter, response, channel, request } = success;
+  const { codec, call } = context;
+  let localCompletion: number | undefined;
+  const countLocal = () => {
+    localCompletion ??= countGeneratedTokens(tap.result().generated, call.model).tokens;
+    return localCompletion;
+  };
+  const tap = adapter.createPassthroughTap({
+    dropUsageOnlyChunk: request.streamUsageForced,
+    endOfStream: call.includeUsage
+      ? (result) => {
+          let tail = '';
+          if (!result.usage && codec.formatUsageEvent) {
+            const usage: Usage = {
+              inputTokens: {
+                total: context.promptEstimate,
+                uncached: context.promptEstimate,
+                cacheRead: 0,
+                cacheWrite: 0,
+                audio: 0,
+              },
+              outputTokens: { total: countLocal(), reasoning: 0, audio: 0 },
+            };
+            tail = codec.formatUsageEvent(usage, {
+              id: result.responseId ?? `chatcmpl-${context.requestId}`,
+              model: result.model ?? call.model,
+              created: Math.floor(Date.now() / 1000),
+            });
+          }
+          return tail + (codec.streamEndMarker ?? '');
+        }
+      : undefined,
+  });
+  let interruption: string | undefined;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    const result = tap.result();
+    done({
+      channel,
+      upstreamModel: request.upstreamModel,
+      usage: result.usage,
+      localCompletionTokens: countLocal,
+      delivered: result.eventCount > 0,
+      stream: true,
+      firstResponseMs:
+        result.firstEventAt === undefined ? 0 : Math.round(result.firstEventAt - context.startedAt),
+      interruption: interruption ?? (result.sawDone || result.usage ? undefined : '上游流提前结束'),
+    });
+  };
+  async function* relay(): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of response.body) {
+        const out = tap.push(chunk as Uint8Array);
+        if (out.length > 0) yield out;
+      }
+      const tail = tap.finish();
+      if (tail.length > 0) yield tail;
+    } catch (error) {
+      if (context.abort.signal.aborted) {
+        interruption = '客户端中断了请求';
+      } else {
+        interruption = '上游流中断';
+        yield Buffer.from(
+          codec.formatStreamError({
+            status: 502,
+            message: 'upstream stream interrupted',
+            type: 'upstream_error',
+          }),
+        );
+      }
+      void error;
+    } finally {
+      finish();
+    }
+  }
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) {
+      interruption ??= '客户端中断了请求';
+      context.abort.abort();
+    }
+    finish();
+  });
+  reply
+    .code(200)
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('connection', 'keep-alive')
+    .header('x-accel-buffering', 'no');
+  return reply.send(Readable.from(relay(), { objectMode: false }));
+}

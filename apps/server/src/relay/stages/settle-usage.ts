@@ -1,0 +1,113 @@
+import type { Usage } from '@switchyard/relay-kit';
+import { LogType } from '@switchyard/shared';
+import { type BilledUsage, computeQuota } from '../../billing/compute-quota.ts';
+import type { OptionStore } from '../../options/option-store.ts';
+import type { RouteTarget } from '../../routing/channel-index.ts';
+import type { RelayContext } from '../relay-context.ts';
+import type { RelayRuntime } from '../relay-runtime.ts';
+
+/** How the call ended, as far as billing is concerned. */
+export interface CallOutcome {
+  channel: RouteTarget;
+  upstreamModel: string;
+  /** Upstream usage; undefined when the upstream sent none. */
+  usage: Usage | undefined;
+  /** Completion tokens counted locally from the delivered output (used when usage is missing). */
+  localCompletionTokens: () => number;
+  /** Something reached the client; when false the call is refunded, not billed. */
+  delivered: boolean;
+  stream: boolean;
+  /** Milliseconds from the start to the first streamed event (-1000 for non-stream, as the reference). */
+  firstResponseMs: number;
+  /** Why the stream ended early, if it did (client abort, upstream cut). */
+  interruption?: string;
+}
+
+const toBilledUsage = (usage: Usage): BilledUsage => ({
+  promptTokens: usage.inputTokens.total,
+  completionTokens: usage.outputTokens.total,
+  cachedTokens: usage.inputTokens.cacheRead,
+  cacheWriteTokens: usage.inputTokens.cacheWrite,
+});
+
+function describePrice(context: RelayContext): string {
+  const { price } = context;
+  if (price.modelPrice !== null)
+    return `模型价格 ${price.modelPrice.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
+  return `模型倍率 ${price.modelRatio.toFixed(2)}，补全倍率 ${price.completionRatio.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
+}
+
+/**
+ * Stages 8–9, after the response is done (never awaited by it): computes the real cost from the
+ * upstream usage — or, when the upstream sent none, from the prompt estimate plus the output
+ * counted locally — settles it against the reservation, and queues the consume log row.
+ * Partial-stream policy: a call that delivered anything is billed for what was delivered; a call
+ * that delivered nothing is refunded in full.
+ */
+export async function settleUsage(
+  context: RelayContext,
+  runtime: RelayRuntime,
+  options: OptionStore,
+  outcome: CallOutcome,
+) {
+  if (!outcome.delivered) {
+    await runtime.billing.refund(context.reservation);
+    return;
+  }
+  const usage: BilledUsage = outcome.usage
+    ? toBilledUsage(outcome.usage)
+    : {
+        promptTokens: context.promptEstimate,
+        completionTokens: outcome.localCompletionTokens(),
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+      };
+  const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
+  const settlement = await runtime.billing.settle(context.reservation, cost, outcome.channel.id);
+  if (!options.getBoolean('LogConsumeEnabled')) return;
+  const { caller, price, call } = context;
+  const notes: string[] = [];
+  if (!outcome.usage) notes.push('上游未返回用量，已按本地计数计费');
+  if (outcome.interruption) notes.push(outcome.interruption);
+  if (price.unpriced) notes.push('模型未配置价格，按自用模式默认倍率计费');
+  const other: Record<string, unknown> = {
+    frt: outcome.firstResponseMs,
+    model_ratio: price.modelRatio,
+    group_ratio: price.groupRatio,
+    completion_ratio: price.completionRatio,
+    model_price: price.modelPrice ?? -1,
+    cache_tokens: usage.cachedTokens,
+    cache_ratio: price.cacheRatio,
+    cache_creation_tokens: usage.cacheWriteTokens,
+    cache_creation_ratio: price.cacheCreationRatio,
+    group: caller.group,
+    request_id: context.requestId,
+    reserved_quota: context.reservation.amount,
+    usage_source: outcome.usage ? 'upstream' : 'local',
+    admin_info: { use_channel: context.attempts.map(String) },
+  };
+  if (outcome.upstreamModel !== call.model) {
+    other.is_model_mapped = true;
+    other.upstream_model_name = outcome.upstreamModel;
+  }
+  if (settlement.shortfall > 0) other.shortfall_quota = settlement.shortfall;
+  if (typeof call.body.reasoning_effort === 'string') other.reasoning_effort = call.body.reasoning_effort;
+  runtime.logWriter.write({
+    type: LogType.Consume,
+    user_id: caller.user.id,
+    username: caller.user.username,
+    token_id: caller.token?.id ?? 0,
+    token_name: caller.token?.name ?? (context.isPlayground ? '操练场' : ''),
+    model_name: call.model,
+    quota: settlement.charged,
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    use_time: Math.max(0, Math.round((performance.now() - context.startedAt) / 1000)),
+    is_stream: outcome.stream ? 1 : 0,
+    channel_id: outcome.channel.id,
+    group: caller.group,
+    ip: context.clientIp,
+    content: [describePrice(context), ...notes].join('，'),
+    other: JSON.stringify(other),
+  });
+}
