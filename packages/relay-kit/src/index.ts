@@ -19,6 +19,41 @@ export {
   toOpenAIFinishReason,
   toOpenAIUsage,
 } from './protocols/openai-chat/openai-chat-wire.js';
+export {
+  formatOpenAICompletionsResponse,
+  openAICompletionsCodec,
+  parseOpenAICompletionsRequest,
+} from './protocols/openai-completions/openai-completions-codec.js';
+export {
+  type OpenAICompletionsRequestFields,
+  validateOpenAICompletionsRequest,
+} from './protocols/openai-completions/openai-completions-schemas.js';
+export {
+  formatOpenAICompletionsUsageChunk,
+  toOpenAICompletionsFinishReason,
+} from './protocols/openai-completions/openai-completions-wire.js';
+export {
+  type OpenAITextPromptInput,
+  readOpenAITextInput,
+} from './protocols/openai-completions/openai-text-input.js';
+export {
+  openAIEmbeddingsCodec,
+  parseOpenAIEmbeddingsRequest,
+} from './protocols/openai-embeddings/openai-embeddings-codec.js';
+export {
+  type OpenAIEmbeddingsRequestFields,
+  readEnginesPathModel,
+  validateOpenAIEmbeddingsRequest,
+} from './protocols/openai-embeddings/openai-embeddings-schemas.js';
+export {
+  openAIModerationsCodec,
+  parseOpenAIModerationsRequest,
+} from './protocols/openai-moderations/openai-moderations-codec.js';
+export {
+  DEFAULT_MODERATION_MODEL,
+  type OpenAIModerationsRequestFields,
+  validateOpenAIModerationsRequest,
+} from './protocols/openai-moderations/openai-moderations-schemas.js';
 // Providers (upstream side).
 export {
   classifyUpstreamError,

@@ -1,5 +1,5 @@
 import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switchyard/relay-kit';
-import { ErrorCode } from '@switchyard/shared';
+import { ErrorCode, LogType } from '@switchyard/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { RelayCaller, RelayContext } from './relay-context.ts';
@@ -9,6 +9,31 @@ import { checkModelLimit } from './stages/resolve-group.ts';
 import { ClientAbortedError, noChannelError, runAttempts } from './stages/run-attempts.ts';
 import { sendResponse } from './stages/send-response.ts';
 import { settleUsage } from './stages/settle-usage.ts';
+
+/** Queues an error log row (type 5) for a relay call that failed after pricing. */
+function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unknown): void {
+  const { caller, call } = context;
+  const message = error instanceof Error ? error.message : String(error);
+  relay.logWriter.write({
+    type: LogType.Error,
+    user_id: caller.user.id,
+    username: caller.user.username,
+    token_id: caller.token?.id ?? 0,
+    token_name: caller.token?.name ?? '',
+    model_name: call.model,
+    channel_id: context.attempts.at(-1) ?? 0,
+    group: caller.group,
+    ip: context.clientIp,
+    is_stream: call.stream ? 1 : 0,
+    use_time: Math.max(0, Math.round((performance.now() - context.startedAt) / 1000)),
+    content: message,
+    other: JSON.stringify({
+      request_id: context.requestId,
+      status: (error as { status?: unknown }).status ?? 500,
+      admin_info: { use_channel: context.attempts.map(String) },
+    }),
+  });
+}
 
 /** Parses the body with the route's codec; malformed input becomes a 400 in the client's shape. */
 export function parseCall(codec: ProtocolCodec, request: FastifyRequest): RelayCall {
@@ -94,6 +119,7 @@ export async function relayCall(
   } catch (error) {
     await relay.billing.refund(reservation);
     if (error instanceof ClientAbortedError) return reply;
+    if (options.getBoolean('ErrorLogEnabled')) recordErrorLog(context, relay, error);
     throw error;
   } finally {
     reply.raw.off('close', onClientGone);

@@ -1,4 +1,10 @@
-import { openAIChatCodec, type ProtocolCodec } from '@switchyard/relay-kit';
+import {
+  openAIChatCodec,
+  openAICompletionsCodec,
+  openAIEmbeddingsCodec,
+  openAIModerationsCodec,
+  type ProtocolCodec,
+} from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireUser } from '../auth/guards.ts';
@@ -38,6 +44,10 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
 
   const textRoute = { config: { relay: true } };
   app.post('/v1/chat/completions', textRoute, viaToken(openAIChatCodec));
+  app.post('/v1/completions', textRoute, viaToken(openAICompletionsCodec));
+  app.post('/v1/embeddings', textRoute, viaToken(openAIEmbeddingsCodec));
+  app.post('/v1/engines/:model/embeddings', textRoute, viaToken(openAIEmbeddingsCodec));
+  app.post('/v1/moderations', textRoute, viaToken(openAIModerationsCodec));
 
   app.get('/v1/models', async (request) => {
     const { token, user } = await authenticateToken(request, relay, markStatus);

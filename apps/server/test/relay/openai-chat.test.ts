@@ -133,3 +133,61 @@ describe('OpenAI chat completions through the official SDK', () => {
     expect(error.error.message).toContain('无可用渠道');
   });
 });
+
+describe('other OpenAI endpoints through the official SDK', () => {
+  let f: RelayFixture;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    f = await startRelayFixture();
+    await createChannel(f, {
+      models: 'text-embedding-3-small,gpt-3.5-turbo-instruct,omni-moderation-latest',
+    });
+    const { key } = await createToken(f.root);
+    client = new OpenAI({ apiKey: key, baseURL: `${f.baseUrl}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => f.close());
+
+  it('relays embeddings and bills prompt tokens only', async () => {
+    const result = await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: ['one two three', 'four five'],
+    });
+    expect(result.data).toHaveLength(2);
+    expect(result.data[0]?.embedding.length).toBeGreaterThan(0);
+    const log = (await settledLogs(f)).at(-1)!;
+    expect(log).toMatchObject({
+      model_name: 'text-embedding-3-small',
+      prompt_tokens: result.usage.prompt_tokens,
+      completion_tokens: 0,
+    });
+    // ratio 0.01: at least 1 quota
+    expect(log.quota).toBe(Math.max(1, Math.round(result.usage.prompt_tokens * 0.01)));
+  });
+
+  it('relays legacy completions, streaming too', async () => {
+    const completion = await client.completions.create({
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: 'say something',
+    });
+    expect(completion.choices[0]?.text).toContain('Hello from mock');
+    const stream = await client.completions.create({
+      model: 'gpt-3.5-turbo-instruct',
+      prompt: 'stream it',
+      stream: true,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.text ?? '';
+    expect(text).toContain('Hello from mock');
+    const logs = await settledLogs(f);
+    expect(logs.slice(-2).map((log) => log.is_stream)).toEqual([0, 1]);
+  });
+
+  it('relays moderations', async () => {
+    const result = await client.moderations.create({
+      model: 'omni-moderation-latest',
+      input: 'is this fine',
+    });
+    expect(result.results).toHaveLength(1);
+  });
+});

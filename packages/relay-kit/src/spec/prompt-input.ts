@@ -8,6 +8,8 @@ export interface PromptInput {
   readonly messages?: readonly PromptMessage[];
   /** Plain inputs counted without message overhead (completions prompt, embeddings input). */
   readonly texts?: readonly string[];
+  /** Token ids the client sent directly (completions prompts, embeddings inputs), counted as is. */
+  readonly tokenCount?: number;
   /** Tool (function) definitions offered to the model. */
   readonly tools?: readonly PromptTool[];
 }

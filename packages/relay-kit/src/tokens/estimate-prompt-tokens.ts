@@ -48,6 +48,7 @@ export function estimatePromptTokens(prompt: PromptInput, model: string): TokenE
   }
   if (messages.length > 0) tokens += 3;
   for (const text of prompt.texts ?? []) tokens += counter.count(text);
+  tokens += prompt.tokenCount ?? 0;
   const tools = prompt.tools ?? [];
   if (tools.length > 0) {
     tokens += 8;
