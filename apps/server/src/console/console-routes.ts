@@ -1,13 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { limitByIp } from '../rate-limit/rate-limit-hooks.ts';
 import { authRoutes } from './auth/auth-routes.ts';
+import { channelOperationRoutes } from './channels/channel-operation-routes.ts';
 import { channelRoutes } from './channels/channel-routes.ts';
 import { groupRoutes } from './groups/group-routes.ts';
+import { logRoutes } from './logs/log-routes.ts';
 import { optionRoutes } from './options/option-routes.ts';
+import { pricingRoutes } from './pricing/pricing-routes.ts';
+import { redemptionRoutes } from './redemptions/redemption-routes.ts';
 import { statusRoutes } from './status/status-routes.ts';
 import { tokenRoutes } from './tokens/token-routes.ts';
 import { userAdminRoutes } from './users/user-admin-routes.ts';
 import { userSelfRoutes } from './users/user-self-routes.ts';
+import { walletRoutes } from './wallet/wallet-routes.ts';
 
 /** Registers every console resource under /api, explicitly and in order. */
 export async function registerConsoleRoutes(app: FastifyInstance): Promise<void> {
@@ -26,4 +31,9 @@ export async function registerConsoleRoutes(app: FastifyInstance): Promise<void>
   await app.register(groupRoutes);
   await app.register(tokenRoutes);
   await app.register(channelRoutes);
+  await app.register(channelOperationRoutes);
+  await app.register(redemptionRoutes);
+  await app.register(walletRoutes);
+  await app.register(logRoutes);
+  await app.register(pricingRoutes);
 }
