@@ -1,39 +1,60 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Sliding-window limiter: at most `max` hits per `windowSeconds` for a key. The memory store is
- * exact for one node; the Redis store is exact across nodes (one atomic script per hit) and falls
- * back to the memory store while Redis is unreachable.
+ * Sliding-window limiter: at most `max` admitted hits per `windowSeconds` for a key. The memory
+ * store is exact for one node; the Redis store is exact across nodes (one atomic script per hit)
+ * and falls back to the memory store while Redis is unreachable.
  */
 export interface RateLimiter {
   /** Records a hit and tells whether it is allowed. Refused hits are not recorded. */
   hit(key: string, max: number, windowSeconds: number): Promise<boolean>;
+  /**
+   * Like `hit`, but returns a ticket (or null when refused) that `release` can take back, for
+   * limits that only count hits that end well (successful requests).
+   */
+  acquire(key: string, max: number, windowSeconds: number): Promise<string | null>;
+  /** Takes back an admitted hit (the request failed, so it does not count). */
+  release(key: string, ticket: string): Promise<void>;
   close(): void;
 }
 
-/** In-process sliding window (per key, timestamps in a ring that never exceeds `max`). */
+let sequence = 0;
+const newTicket = (time: number) =>
+  `${time}-${process.pid}-${sequence++}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** In-process sliding window per key; entries older than the window are dropped on each hit. */
 export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
-  const windows = new Map<string, number[]>();
+  const windows = new Map<string, Array<{ time: number; ticket: string }>>();
   const sweeper = setInterval(() => {
     const time = now();
     for (const [key, hits] of windows) {
-      if (hits.length === 0 || time - hits[hits.length - 1]! > 3_600_000) windows.delete(key);
+      const newest = hits[hits.length - 1];
+      if (!newest || time - newest.time > 3_600_000) windows.delete(key);
     }
   }, 60_000);
   sweeper.unref();
+  const acquire = async (key: string, max: number, windowSeconds: number): Promise<string | null> => {
+    const time = now();
+    const start = time - windowSeconds * 1000;
+    let hits = windows.get(key);
+    if (!hits) {
+      hits = [];
+      windows.set(key, hits);
+    }
+    while (hits.length > 0 && hits[0]!.time <= start) hits.shift();
+    if (hits.length >= max) return null;
+    const ticket = newTicket(time);
+    hits.push({ time, ticket });
+    return ticket;
+  };
   return {
-    async hit(key, max, windowSeconds) {
-      const time = now();
-      const start = time - windowSeconds * 1000;
-      let hits = windows.get(key);
-      if (!hits) {
-        hits = [];
-        windows.set(key, hits);
-      }
-      while (hits.length > 0 && hits[0]! <= start) hits.shift();
-      if (hits.length >= max) return false;
-      hits.push(time);
-      return true;
+    hit: async (key, max, windowSeconds) => (await acquire(key, max, windowSeconds)) !== null,
+    acquire,
+    async release(key, ticket) {
+      const hits = windows.get(key);
+      if (!hits) return;
+      const index = hits.findIndex((hit) => hit.ticket === ticket);
+      if (index >= 0) hits.splice(index, 1);
     },
     close() {
       clearInterval(sweeper);
@@ -55,23 +76,32 @@ return 1`;
 
 /** Redis sorted-set sliding window shared by every node. */
 export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter): RateLimiter {
-  let sequence = 0;
+  const acquire = async (key: string, max: number, windowSeconds: number): Promise<string | null> => {
+    const time = Date.now();
+    const ticket = newTicket(time);
+    try {
+      const allowed = await redis.eval(
+        SLIDING_WINDOW_SCRIPT,
+        1,
+        `rateLimit:${key}`,
+        time,
+        windowSeconds * 1000,
+        max,
+        ticket,
+      );
+      return allowed === 1 ? ticket : null;
+    } catch {
+      return fallback.acquire(key, max, windowSeconds);
+    }
+  };
   return {
-    async hit(key, max, windowSeconds) {
-      const time = Date.now();
+    hit: async (key, max, windowSeconds) => (await acquire(key, max, windowSeconds)) !== null,
+    acquire,
+    async release(key, ticket) {
       try {
-        const allowed = await redis.eval(
-          SLIDING_WINDOW_SCRIPT,
-          1,
-          `rateLimit:${key}`,
-          time,
-          windowSeconds * 1000,
-          max,
-          `${time}-${process.pid}-${sequence++}`,
-        );
-        return allowed === 1;
+        await redis.zrem(`rateLimit:${key}`, ticket);
       } catch {
-        return fallback.hit(key, max, windowSeconds);
+        await fallback.release(key, ticket);
       }
     },
     close() {

@@ -11,6 +11,7 @@ import { requireUser } from '../auth/guards.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
 import { authenticateToken } from './stages/authenticate-token.ts';
+import { checkModelRateLimit } from './stages/model-rate-limit.ts';
 import { resolveGroup } from './stages/resolve-group.ts';
 
 /**
@@ -36,6 +37,8 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
 
   const viaToken = (codec: ProtocolCodec) => async (request: FastifyRequest, reply: FastifyReply) => {
     const { token, user, pinnedChannelId } = await authenticateToken(request, relay, markStatus);
+    const release = await checkModelRateLimit(options, app.services.rateLimiter, user.id);
+    reply.raw.once('close', () => release(reply.raw.statusCode < 400));
     const call = parseCall(codec, request);
     const group =
       pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);

@@ -1,0 +1,45 @@
+import { ErrorCode } from '@switchyard/shared';
+import { GatewayError } from '../../errors/gateway-error.ts';
+import type { OptionStore } from '../../options/option-store.ts';
+import type { RateLimiter } from '../../rate-limit/rate-limiter.ts';
+
+/** Ends a success-limited request: a failed request gives its slot back. */
+export type RateLimitRelease = (succeeded: boolean) => void;
+
+const limited = (message: string) =>
+  new GatewayError(ErrorCode.RequestRateLimited, message, {
+    status: 429,
+    type: 'switchyard_error',
+    wireCode: 'rate_limit_exceeded',
+  });
+
+/**
+ * ModelRequestRateLimit per user (reference §11, with its bugs fixed): the total limit counts
+ * every request, failures included; the success limit admits at most N requests that end well —
+ * a slot is taken up front and given back if the request fails, so the limit is exact even under
+ * concurrency and across nodes (Redis). Count 0 means no total limit.
+ */
+export async function checkModelRateLimit(
+  options: OptionStore,
+  limiter: RateLimiter,
+  userId: number,
+): Promise<RateLimitRelease> {
+  if (!options.getBoolean('ModelRequestRateLimitEnabled')) return () => undefined;
+  const minutes = options.getNumber('ModelRequestRateLimitDurationMinutes');
+  if (minutes <= 0) return () => undefined;
+  const window = minutes * 60;
+  const total = options.getNumber('ModelRequestRateLimitCount');
+  if (total > 0 && !(await limiter.hit(`MRRL:${userId}`, total, window))) {
+    throw limited(
+      `您已达到总请求数限制：${minutes}分钟内最多请求${total}次，包括失败次数，请检查您的请求是否正确`,
+    );
+  }
+  const successes = options.getNumber('ModelRequestRateLimitSuccessCount');
+  if (successes <= 0) return () => undefined;
+  const key = `MRRLS:${userId}`;
+  const ticket = await limiter.acquire(key, successes, window);
+  if (ticket === null) throw limited(`您已达到请求数限制：${minutes}分钟内最多请求${successes}次`);
+  return (succeeded) => {
+    if (!succeeded) void limiter.release(key, ticket);
+  };
+}
