@@ -9,6 +9,7 @@ import type { AppServices } from './app-services.ts';
 import { VerificationService } from './auth/verification-service.ts';
 import { ensureRootUser, resolveSessionSecret } from './bootstrap.ts';
 import type { Config } from './config/env.ts';
+import { startChannelMonitor } from './console/channels/channel-monitor.ts';
 import { registerConsoleRoutes } from './console/console-routes.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateDatabases } from './db/migrate.ts';
@@ -18,6 +19,8 @@ import { OptionRepository } from './db/repositories/option-repository.ts';
 import { TokenRepository } from './db/repositories/token-repository.ts';
 import { UserRepository } from './db/repositories/user-repository.ts';
 import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './lib/change-bus.ts';
+import { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
+import { QuotaDataRepository } from './logs/quota-data-repository.ts';
 import { createSmtpMailer } from './mail/mailer.ts';
 import { OptionStore } from './options/option-store.ts';
 import { installErrorHandler } from './plugins/error-handler.ts';
@@ -96,7 +99,26 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     const logs = new LogRepository(logDatabase.db);
     const options = new OptionStore(optionRepository, bus);
     await options.reload();
-    const relay = await createRelayRuntime({ config, database, channels, tokens, users, logs, bus, log: app.log });
+    const mailer = createSmtpMailer(options);
+    const quotaData = new QuotaDataRecorder(new QuotaDataRepository(database), app.log);
+    quotaData.start(() => options.getNumber('DataExportInterval'));
+    // Pushed before the relay's closer so it runs after it (closers run in reverse): settlements
+    // drained by the relay's stop still reach the final flush.
+    closers.push(() => quotaData.stop());
+    const relay = await createRelayRuntime({
+      config,
+      database,
+      channels,
+      tokens,
+      users,
+      logs,
+      bus,
+      log: app.log,
+      options,
+      mailer,
+      rateLimiter,
+    });
+    relay.runtime.quotaData = quotaData;
     closers.push(relay.stop);
     const services: AppServices = {
       config,
@@ -112,7 +134,8 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       tokens,
       channels,
       logs,
-      mailer: createSmtpMailer(options),
+      quotaData,
+      mailer,
       verifications: new VerificationService(database.db),
       rateLimiter,
       relay: relay.runtime,
@@ -121,6 +144,9 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     services.sessionSecret = await resolveSessionSecret(services, app.log);
     if (config.nodeType === 'master') await ensureRootUser(services, app.log);
     app.decorate('services', services);
+    // Periodic channel tests and balance updates run on the master only; stopping also waits for
+    // scheduled channel health changes, which every node makes.
+    closers.push(startChannelMonitor(services, app.log, { timers: config.nodeType === 'master' }));
 
     const sync = setInterval(() => {
       options.reload().catch((error: unknown) => app.log.warn({ err: error }, 'option sync failed'));

@@ -8,6 +8,10 @@ import type { TokenRepository } from '../db/repositories/token-repository.ts';
 import type { UserRepository } from '../db/repositories/user-repository.ts';
 import type { ChangeBus } from '../lib/change-bus.ts';
 import { LogWriter } from '../logs/log-writer.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { QuotaNotifier } from '../notifications/quota-notifier.ts';
+import type { OptionStore } from '../options/option-store.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { ChannelIndex } from '../routing/channel-index.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { TokenCache } from './token-cache.ts';
@@ -22,6 +26,9 @@ interface RelayDependencies {
   logs: LogRepository;
   bus: ChangeBus;
   log: FastifyBaseLogger;
+  options: OptionStore;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
 }
 
 /**
@@ -45,6 +52,7 @@ export async function createRelayRuntime(
     billing: new BillingService(deps.database),
     upstream: new UpstreamClient(deps.config),
     logWriter: new LogWriter(deps.logs, deps.log),
+    quotaNotifier: new QuotaNotifier(deps, deps.log),
     random: Math.random,
     settlements: new Set(),
     drain: async () => {
@@ -52,26 +60,10 @@ export async function createRelayRuntime(
       await runtime.logWriter.flush();
     },
   };
-  let rebuilding: Promise<void> | null = null;
-  let again = false;
-  const rebuild = () => {
-    if (rebuilding) {
-      again = true;
-      return;
-    }
-    rebuilding = channelIndex
-      .rebuild()
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'channel index rebuild failed'))
-      .finally(() => {
-        rebuilding = null;
-        if (again) {
-          again = false;
-          rebuild();
-        }
-      });
-  };
+  const onRebuildError = (error: unknown) => deps.log.warn({ err: error }, 'channel index rebuild failed');
+  const rebuild = () => channelIndex.refresh(onRebuildError);
   deps.bus.subscribe((topic, detail) => {
-    if (topic === 'channels') rebuild();
+    if (topic === 'channels') channelIndex.refresh(onRebuildError, true);
     else if (topic === 'tokens') runtime.tokenCache.invalidateToken(Number(detail));
     else if (topic === 'users') runtime.tokenCache.invalidateUser(Number(detail));
   });

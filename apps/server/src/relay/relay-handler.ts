@@ -2,6 +2,7 @@ import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switch
 import { ErrorCode, LogType } from '@switchyard/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { channelHealthOf } from '../routing/channel-health-service.ts';
 import type { RelayCaller, RelayContext } from './relay-context.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { priceRequest } from './stages/price-request.ts';
@@ -70,6 +71,9 @@ export async function relayCall(
   if (caller.token && caller.pinnedChannelId === null) {
     checkModelLimit(caller.token.model_limits_enabled, caller.token.model_limits, call.model);
   }
+  // Let a channel change announced on this node reach the index, so this call routes by it.
+  const indexPending = relay.channelIndex.pending;
+  if (indexPending) await indexPending;
   if (
     caller.pinnedChannelId === null &&
     relay.channelIndex.candidates(caller.group, call.model).length === 0
@@ -109,6 +113,7 @@ export async function relayCall(
         { channel: channel.id, status: failure.status, code: failure.code, retryable: failure.retryable },
         'upstream attempt failed',
       );
+      channelHealthOf(request.server.services, request.server.log).reportRelayFailure(channel, failure);
     });
     return await sendResponse(context, success, reply, (outcome) => {
       const settlement = settleUsage(context, relay, options, outcome)

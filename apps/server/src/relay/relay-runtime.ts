@@ -1,5 +1,7 @@
 import type { BillingService } from '../billing/billing-service.ts';
 import type { LogWriter } from '../logs/log-writer.ts';
+import type { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
+import type { QuotaNotifier } from '../notifications/quota-notifier.ts';
 import type { ChannelIndex } from '../routing/channel-index.ts';
 import type { TokenCache } from './token-cache.ts';
 import type { UpstreamClient } from './upstream-client.ts';
@@ -11,6 +13,10 @@ export interface RelayRuntime {
   billing: BillingService;
   upstream: UpstreamClient;
   logWriter: LogWriter;
+  /** Dashboard data recorder, fed by settlement when DataExportEnabled (set by app.ts). */
+  quotaData?: QuotaDataRecorder;
+  /** Low-quota warnings after a charge. */
+  quotaNotifier: QuotaNotifier;
   /** Random source for channel selection (seeded in tests). */
   random: () => number;
   /** Settlements still running; shutdown (and tests) wait for them with `drain()`. */

@@ -64,8 +64,18 @@ export async function settleUsage(
       };
   const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
   const settlement = await runtime.billing.settle(context.reservation, cost, outcome.channel.id);
-  if (!options.getBoolean('LogConsumeEnabled')) return;
+  await runtime.quotaNotifier.afterCharge(context.caller.user.id, settlement.charged);
   const { caller, price, call } = context;
+  if (options.getBoolean('DataExportEnabled')) {
+    runtime.quotaData?.record({
+      userId: caller.user.id,
+      username: caller.user.username,
+      modelName: call.model,
+      quota: settlement.charged,
+      tokenUsed: usage.promptTokens + usage.completionTokens,
+    });
+  }
+  if (!options.getBoolean('LogConsumeEnabled')) return;
   const notes: string[] = [];
   if (!outcome.usage) notes.push('上游未返回用量，已按本地计数计费');
   if (outcome.interruption) notes.push(outcome.interruption);

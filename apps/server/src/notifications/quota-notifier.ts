@@ -1,0 +1,82 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppServices } from '../app-services.ts';
+import { deliverWebhook } from './webhook-delivery.ts';
+
+/** At most one low-quota notice per user in this window (seconds). */
+export const QUOTA_NOTICE_INTERVAL_SECONDS = 2 * 60 * 60;
+
+interface UserNoticeSetting {
+  notify_type?: string;
+  quota_warning_threshold?: number;
+  webhook_url?: string;
+  webhook_secret?: string;
+  notification_email?: string;
+}
+
+function parseSetting(text: string | null): UserNoticeSetting {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null ? (value as UserNoticeSetting) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Warns a user whose balance fell below their threshold (their own `quota_warning_threshold`, or
+ * the QuotaRemindThreshold option) by e-mail or https webhook, at most once every 2 hours per
+ * user — across nodes when Redis is configured (the throttle uses the shared rate limiter).
+ * Runs after settlement, never on the response path; failures are logged, not thrown.
+ */
+export class QuotaNotifier {
+  constructor(
+    private readonly services: Pick<AppServices, 'users' | 'options' | 'mailer' | 'rateLimiter'>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async afterCharge(userId: number, charged: number): Promise<void> {
+    if (charged <= 0) return;
+    const user = await this.services.users.findById(userId);
+    if (!user) return;
+    const setting = parseSetting(user.setting);
+    const threshold =
+      typeof setting.quota_warning_threshold === 'number' && setting.quota_warning_threshold > 0
+        ? setting.quota_warning_threshold
+        : this.services.options.getNumber('QuotaRemindThreshold');
+    // The balance read here may already exclude other calls' reservations; the throttle below
+    // keeps it to one notice per window either way.
+    if (threshold <= 0 || user.quota >= threshold) return;
+    const allowed = await this.services.rateLimiter.hit(
+      `notify:quota_exceed:${userId}`,
+      1,
+      QUOTA_NOTICE_INTERVAL_SECONDS,
+    );
+    if (!allowed) return;
+    const { options } = this.services;
+    const perUnit = options.getNumber('QuotaPerUnit') || 500_000;
+    const remaining = options.getBoolean('DisplayInCurrencyEnabled')
+      ? `$${(user.quota / perUnit).toFixed(2)}`
+      : String(user.quota);
+    const topUpLink = `${options.get('ServerAddress')}/topup`;
+    const title = '您的额度即将用尽';
+    const content = `您的额度即将用尽，当前剩余额度为 ${remaining}，请及时充值：${topUpLink}`;
+    try {
+      if (setting.notify_type === 'webhook' && setting.webhook_url) {
+        await deliverWebhook(setting.webhook_url, setting.webhook_secret ?? '', {
+          type: 'quota_exceed',
+          title,
+          content,
+          values: [remaining, topUpLink],
+          timestamp: Math.floor(Date.now() / 1000),
+        });
+      } else {
+        const to = setting.notification_email || user.email;
+        if (!to) return;
+        await this.services.mailer.send(to, title, `<p>${content}</p>`);
+      }
+    } catch (error) {
+      this.log.warn({ err: error, userId }, 'low-quota notification failed');
+    }
+  }
+}
