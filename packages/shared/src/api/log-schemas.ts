@@ -1,0 +1,172 @@
+import { type Static, Type } from '@sinclair/typebox';
+
+/**
+ * Logs and dashboard-data API. Query strings are text and are coerced (an empty value reads as 0
+ * or ''); a value of the wrong type or out of range is refused with `success: false`.
+ *
+ * Routes:
+ * - `GET /api/log/` (admin) and `GET /api/log/self/` (own rows): LogListQuery →
+ *   `data: {items, page, page_size, total}` (LogPage), newest first (created_at, then id).
+ * - `GET /api/log/stat` (admin) and `GET /api/log/self/stat`: LogFilterQuery → `data: LogStat`.
+ * - `GET /api/log/search?keyword=` (admin) and `GET /api/log/self/search?keyword=`: at most
+ *   LOG_RECENT_MAX_ROWS rows, newest first, as a plain array.
+ * - `GET /api/log/token?key=` (or `Authorization: Bearer sk-…`): the newest LOG_RECENT_MAX_ROWS
+ *   rows of that token, as a plain array of self-view rows (no `ip` either). A disabled or deleted
+ *   token is refused with HTTP 401.
+ * - `GET /api/data/` (admin) and `GET /api/data/self`: QuotaDataQuery → a plain array of
+ *   QuotaDataRow (or QuotaDataBucket for the admin's all-user view).
+ */
+
+/** Most rows of the search and token-log routes (the reference's MaxRecentItems). */
+export const LOG_RECENT_MAX_ROWS = 100;
+
+/** Longest span of `GET /api/data/self`, in seconds (30 days). */
+export const QUOTA_DATA_SELF_MAX_SPAN = 2_592_000;
+
+/**
+ * An integer query value that may also be sent empty, as the reference console does for filters
+ * left blank: '' reads as "not given".
+ */
+const OptionalInteger = (options: { minimum?: number; maximum?: number } = {}) =>
+  Type.Optional(Type.Union([Type.Integer(options), Type.Literal('')]));
+
+/** Unix seconds; 0 (or an empty value) means "no bound". */
+const Timestamp = OptionalInteger({ minimum: 0, maximum: 100_000_000_000 });
+
+/**
+ * The filters shared by the list and stat routes, all optional and combined with AND:
+ * - `type`: 0 = every type; 1 top-up, 2 consume, 3 management, 4 system, 5 error.
+ * - `username` (admin routes only; ignored on self routes): exact.
+ * - `token_name`: exact. `group`: exact.
+ * - `model_name`: contains, matched literally (`%` and `_` are not wildcards) and ignoring ASCII case.
+ * - `start_timestamp` / `end_timestamp`: `created_at` ≥ start and ≤ end (seconds).
+ * - `channel` (admin routes only; ignored on self routes): the channel id.
+ */
+export const LogFilterQuery = Type.Object({
+  type: OptionalInteger({ minimum: 0, maximum: 1000 }),
+  username: Type.Optional(Type.String({ maxLength: 64 })),
+  token_name: Type.Optional(Type.String({ maxLength: 255 })),
+  model_name: Type.Optional(Type.String({ maxLength: 255 })),
+  start_timestamp: Timestamp,
+  end_timestamp: Timestamp,
+  channel: OptionalInteger({ minimum: 0, maximum: 2_147_483_647 }),
+  group: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type LogFilterQuery = Static<typeof LogFilterQuery>;
+
+/** LogFilterQuery plus paging: `p` from 1 (clamped), `page_size` 1..100 (default 10). */
+export const LogListQuery = Type.Object({
+  ...LogFilterQuery.properties,
+  p: OptionalInteger(),
+  page_size: OptionalInteger(),
+});
+export type LogListQuery = Static<typeof LogListQuery>;
+
+/**
+ * `GET /api/log/search?keyword=`: rows whose type equals the keyword (when it is an integer) or
+ * whose content starts with it (literally). `GET /api/log/self/search?keyword=`: own rows whose
+ * type equals the keyword; a non-integer keyword finds nothing.
+ */
+export const LogSearchQuery = Type.Object({
+  keyword: Type.Optional(Type.String({ maxLength: 255 })),
+});
+export type LogSearchQuery = Static<typeof LogSearchQuery>;
+
+/** `GET /api/log/token?key=sk-…`: the token key itself (with or without `sk-`). */
+export const TokenLogQuery = Type.Object({
+  key: Type.Optional(Type.String({ maxLength: 200 })),
+});
+export type TokenLogQuery = Static<typeof TokenLogQuery>;
+
+/**
+ * One log row as the console sees it.
+ * - Admin views carry `channel` (channel id, 0 = none) and `channel_name` ('' when the channel
+ *   no longer exists).
+ * - Self views (own logs, token logs) carry neither, and `other` has no `admin_info` (the channels
+ *   tried). Ids are the real ids (the reference's `id % 1024` obfuscation is not copied).
+ * - `other` is JSON text (see the reference §4.11: frt, model_ratio, group_ratio, completion_ratio,
+ *   model_price, cache fields, is_model_mapped, upstream_model_name, reasoning_effort, group, ...);
+ *   '' when the row has none.
+ */
+export interface LogView {
+  id: number;
+  created_at: number;
+  type: number;
+  user_id: number;
+  username: string;
+  token_id: number;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Seconds. */
+  use_time: number;
+  is_stream: boolean;
+  group: string;
+  /** Client address; '' in token-log views. */
+  ip: string;
+  content: string;
+  other: string;
+  channel?: number;
+  channel_name?: string;
+}
+
+/** `data` of the paginated list routes. */
+export interface LogPage {
+  items: LogView[];
+  page: number;
+  page_size: number;
+  total: number;
+}
+
+/**
+ * `data` of the stat routes.
+ * - `quota`: the sum of `quota` over the rows matching the filters; with `type` 0 only consume
+ *   rows (type 2) count, so it is the consumed quota of the filter.
+ * - `rpm` / `tpm`: consume rows, and their prompt + completion tokens, created in the last 60 s
+ *   matching the same filters except the time range and type.
+ */
+export interface LogStat {
+  quota: number;
+  rpm: number;
+  tpm: number;
+}
+
+/**
+ * `GET /api/data/?start_timestamp=&end_timestamp=&username=` (admin) and
+ * `GET /api/data/self?start_timestamp=&end_timestamp=`. Buckets whose hour start lies in
+ * [start, end]. A missing or 0 `end_timestamp` means now; a missing or 0 `start_timestamp` means
+ * 30 days before the end. The self route refuses spans over QUOTA_DATA_SELF_MAX_SPAN.
+ */
+export const QuotaDataQuery = Type.Object({
+  start_timestamp: Timestamp,
+  end_timestamp: Timestamp,
+  username: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type QuotaDataQuery = Static<typeof QuotaDataQuery>;
+
+/**
+ * One hourly usage bucket of one user and model: `GET /api/data/self` rows, and the admin's rows
+ * with `username=` given. `created_at` is the hour start (Unix seconds); `count` requests,
+ * `quota` charged, `token_used` prompt + completion tokens.
+ */
+export interface QuotaDataRow {
+  id: number;
+  user_id: number;
+  username: string;
+  model_name: string;
+  created_at: number;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
+/** The admin's all-user view (no `username=`): sums per model and hour, ordered by hour then model. */
+export interface QuotaDataBucket {
+  model_name: string;
+  created_at: number;
+  token_used: number;
+  count: number;
+  quota: number;
+}
