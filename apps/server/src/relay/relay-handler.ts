@@ -1,6 +1,7 @@
 import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode, LogType } from '@switchyard/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { channelHealthOf } from '../routing/channel-health-service.ts';
 import type { RelayCaller, RelayContext } from './relay-context.ts';
@@ -70,6 +71,28 @@ export async function relayCall(
   };
   if (caller.token && caller.pinnedChannelId === null) {
     checkModelLimit(caller.token.model_limits_enabled, caller.token.model_limits, call.model);
+  }
+  const sensitive = findSensitiveWords(options, call.prompt);
+  if (sensitive.length > 0) {
+    if (options.getBoolean('ErrorLogEnabled')) {
+      relay.logWriter.write({
+        type: LogType.Error,
+        user_id: caller.user.id,
+        username: caller.user.username,
+        token_id: caller.token?.id ?? 0,
+        token_name: caller.token?.name ?? '',
+        model_name: call.model,
+        group: caller.group,
+        ip: request.ip,
+        content: `请求包含敏感词：${sensitive.join('，')}`,
+        other: JSON.stringify({ request_id: request.id, sensitive_words: sensitive }),
+      });
+    }
+    throw new GatewayError(ErrorCode.RequestInvalidBody, `请求包含敏感词：${sensitive.join('，')}`, {
+      status: 400,
+      type: 'switchyard_error',
+      wireCode: 'sensitive_words_detected',
+    });
   }
   // Let a channel change announced on this node reach the index, so this call routes by it.
   const indexPending = relay.channelIndex.pending;
