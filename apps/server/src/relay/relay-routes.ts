@@ -88,9 +88,12 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
   app.post('/pg/chat/completions', { preHandler: requireUser }, async (request, reply) => {
     const user = await relay.tokenCache.user(request.user!.id);
     if (!user) throw new GatewayError(ErrorCode.AuthRequired, '用户不存在', { status: 401 });
-    const call = parseCall(openAIChatCodec, request);
-    const requested = typeof call.body.group === 'string' ? call.body.group : '';
+    const parsed = parseCall(openAIChatCodec, request);
+    const requested = typeof parsed.body.group === 'string' ? parsed.body.group : '';
     const group = resolveGroup(options, user.group, requested);
+    // `group` is the playground's own field: upstream APIs reject unknown parameters.
+    const { group: _playgroundGroup, ...body } = parsed.body;
+    const call = 'group' in parsed.body ? { ...parsed, body, rawBody: undefined } : parsed;
     return relayCall(
       request,
       reply,

@@ -74,4 +74,30 @@ describe('ChannelIndex', () => {
     await index.rebuild();
     expect(index.candidates('default', 'gpt-4o').map((c) => c.id)).toEqual([1, 2]);
   });
+
+  it('makes callers wait for a rebuild that started after an announced change', async () => {
+    let rows = [row(1)];
+    let release: () => void = () => {};
+    const index = new ChannelIndex(async () => {
+      const snapshot = rows;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return snapshot;
+    });
+    index.refresh(() => {});
+    expect(index.pending).toBeUndefined();
+    // A change announced while a rebuild is loading waits for the next one.
+    rows = [row(1), row(2)];
+    index.refresh(() => {}, true);
+    const pending = index.pending;
+    expect(pending).toBeDefined();
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(index.pending).toBe(pending);
+    release();
+    await pending;
+    expect(index.candidates('default', 'gpt-4o').map((c) => c.id)).toEqual([1, 2]);
+    expect(index.pending).toBeUndefined();
+  });
 });

@@ -64,6 +64,11 @@ export function buildChannelIndex(rows: readonly IndexedChannel[]): ChannelIndex
 export class ChannelIndex {
   private snapshot: ChannelIndexSnapshot = { byGroup: new Map(), byId: new Map() };
   private readonly excluded = new Set<number>();
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
+  /** Announced changes no running rebuild covers yet, and those the running rebuild covers. */
+  private announced: { promise: Promise<void>; resolve: () => void } | null = null;
+  private covered: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(private readonly load: () => Promise<IndexedChannel[]>) {}
 
@@ -71,6 +76,47 @@ export class ChannelIndex {
     const rows = await this.load();
     this.snapshot = buildChannelIndex(rows);
     this.excluded.clear();
+  }
+
+  /**
+   * Rebuilds in the background; requests made while a rebuild runs are coalesced into one more.
+   * `announced` marks a change this node was told about (change bus): until a rebuild that
+   * started after it has finished, `pending` holds a promise that relay calls wait for, so the
+   * very next call after a console change (a channel disabled, created or deleted) routes by
+   * the new state rather than by a stale index.
+   */
+  refresh(onError: (error: unknown) => void, announced = false): void {
+    if (announced && !this.announced) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.announced = { promise, resolve };
+    }
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    const covered = this.announced;
+    this.announced = null;
+    this.covered = covered;
+    this.refreshing = this.rebuild()
+      .catch(onError)
+      .finally(() => {
+        this.refreshing = null;
+        this.covered = null;
+        // Waiters are released even when the rebuild failed: a stale index beats a hung call.
+        covered?.resolve();
+        if (this.refreshAgain) {
+          this.refreshAgain = false;
+          this.refresh(onError);
+        }
+      });
+  }
+
+  /** Resolves once every announced change is in the index; undefined when none is pending. */
+  get pending(): Promise<void> | undefined {
+    return (this.announced ?? this.covered)?.promise;
   }
 
   /** Enabled channels serving the model in the group (unsupported channel types left out). */

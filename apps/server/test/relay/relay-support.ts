@@ -106,3 +106,125 @@ export async function userBalance(fixture: RelayFixture, userId: number) {
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
 }
+
+/** A raw relay reply: status, headers, body text and the parsed JSON body (when it is JSON). */
+export interface RawReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read reply bodies loosely, field by field.
+  json: any;
+}
+
+/** Sends a relay request with plain fetch (`key` null sends no Authorization header). */
+export async function relayPost(
+  fixture: RelayFixture,
+  key: string | null,
+  body: unknown,
+  options: { path?: string; headers?: Record<string, string> } = {},
+): Promise<RawReply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  const response = await fetch(`${fixture.baseUrl}${options.path ?? '/v1/chat/completions'}`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A minimal chat request body. */
+export function chatBody(model: string, content: string, extra: Record<string, unknown> = {}) {
+  return { model, messages: [{ role: 'user', content }], ...extra };
+}
+
+/**
+ * Asserts a relay error in the OpenAI shape `{"error":{"message","type","param","code"}}` with the
+ * status, a message ending in ` (request id: …)`, and no stack trace; returns the error object.
+ */
+export function expectOpenAIError(reply: RawReply, status: number, message?: string | RegExp) {
+  if (reply.status !== status)
+    throw new Error(`expected status ${status}, got ${reply.status}: ${reply.text}`);
+  const error = reply.json?.error;
+  if (!error || typeof error.message !== 'string') throw new Error(`not an OpenAI error body: ${reply.text}`);
+  for (const field of ['type', 'param', 'code']) {
+    if (!(field in error)) throw new Error(`error body lacks "${field}": ${reply.text}`);
+  }
+  if (!/ \(request id: [^)]+\)$/.test(error.message)) throw new Error(`no request id: ${error.message}`);
+  if (/\n\s+at /.test(reply.text)) throw new Error(`stack trace in body: ${reply.text}`);
+  const text = error.message.replace(/ \(request id: [^)]+\)$/, '');
+  if (typeof message === 'string' && !text.includes(message)) {
+    throw new Error(`expected message containing "${message}", got "${text}"`);
+  }
+  if (message instanceof RegExp && !message.test(text)) {
+    throw new Error(`expected message matching ${message}, got "${text}"`);
+  }
+  return error as { message: string; type: string; param: unknown; code: unknown };
+}
+
+/** Creates a common user with a quota through the admin API and logs in as it. */
+export async function createCommonUser(
+  fixture: RelayFixture,
+  username: string,
+  quota: number,
+): Promise<{ id: number; client: ConsoleClient }> {
+  const created = envelope(await fixture.root.post('/api/user/', { username, password: 'password123' }));
+  if (!created.success) throw new Error(`user creation failed: ${created.message}`);
+  const client = await fixture.t.login(username, 'password123');
+  const id = client.userId!;
+  const updated = envelope(await fixture.root.put('/api/user/', { id, quota }));
+  if (!updated.success) throw new Error(`quota update failed: ${updated.message}`);
+  return { id, client };
+}
+
+/** Changes a channel through PUT /api/channel/ (partial update). */
+export async function updateChannel(fixture: RelayFixture, id: number, changes: Record<string, unknown>) {
+  const reply = envelope(await fixture.root.put('/api/channel/', { id, ...changes }));
+  if (!reply.success) throw new Error(`channel update failed: ${reply.message}`);
+}
+
+/** Deletes channels through the console API. */
+export async function deleteChannels(fixture: RelayFixture, ids: Iterable<number>) {
+  for (const id of ids) {
+    const reply = envelope(await fixture.root.delete(`/api/channel/${id}`));
+    if (!reply.success) throw new Error(`channel deletion failed: ${reply.message}`);
+  }
+}
+
+/** Reads a token row. */
+export async function tokenRow(fixture: RelayFixture, id: number) {
+  return fixture.t.app.services.database.db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+/** Reads a channel's used quota. */
+export async function channelUsedQuota(fixture: RelayFixture, id: number): Promise<number> {
+  const row = await fixture.t.app.services.database.db
+    .selectFrom('channels')
+    .select('used_quota')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return Number(row.used_quota);
+}
+
+/** Polls `read` until `accept` holds (or fails after `timeoutMs`); for effects written off the response path. */
+export async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
