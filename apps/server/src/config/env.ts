@@ -40,6 +40,10 @@ export interface Config {
   /** Connect timeout to upstreams, seconds. */
   upstreamConnectTimeoutSeconds: number;
   webDistDirectory: string | null;
+  /** Minutes between automatic tests of every channel (CHANNEL_TEST_FREQUENCY); null = off. */
+  channelTestFrequencyMinutes: number | null;
+  /** Minutes between automatic balance updates of enabled channels (CHANNEL_UPDATE_FREQUENCY); null = off. */
+  channelUpdateFrequencyMinutes: number | null;
 }
 
 /** Thrown for an invalid environment; main prints `message` on one line and exits. */
@@ -148,5 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     streamingTimeoutSeconds: readInteger(env, 'STREAMING_TIMEOUT', 120, 1, 86_400),
     upstreamConnectTimeoutSeconds: readInteger(env, 'UPSTREAM_CONNECT_TIMEOUT', 10, 1, 600),
     webDistDirectory: env.WEB_DIST_DIR?.trim() || null,
+    channelTestFrequencyMinutes: readInteger(env, 'CHANNEL_TEST_FREQUENCY', 0, 0, 525_600) || null,
+    channelUpdateFrequencyMinutes: readInteger(env, 'CHANNEL_UPDATE_FREQUENCY', 0, 0, 525_600) || null,
   };
 }

@@ -105,6 +105,8 @@ const ABILITY_FIELDS = ['models', 'group', 'priority', 'weight', 'tag'] as const
 /** Ability rows per INSERT statement (7 parameters each, far below every driver's limit). */
 const ABILITY_CHUNK = 100;
 const INT32_MAX = 2_147_483_647;
+/** Ids per `IN (...)` list in bulk channel operations. */
+const ID_CHUNK = 500;
 
 /** Splits a comma list: trimmed, empty entries dropped, duplicates removed (first kept). */
 export function splitCommaList(value: string | null | undefined): string[] {
@@ -348,6 +350,224 @@ export class ChannelRepository {
       const result = await trx.deleteFrom('channels').where('id', '=', id).executeTakeFirst();
       await trx.deleteFrom('abilities').where('channel_id', '=', id).execute();
       return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  // ---- Channel operations (tests, health, balances, tags, batches) ----
+
+  /** Channels a test-all run covers: enabled (1) and automatically disabled (3), keys included, by id. */
+  async listTestable(): Promise<ChannelRow[]> {
+    return this.db.selectFrom('channels').selectAll().where('status', 'in', [1, 3]).orderBy('id').execute();
+  }
+
+  /** Enabled channels (status 1), keys included, by id: what balance updates cover. */
+  async listEnabled(): Promise<ChannelRow[]> {
+    return this.db.selectFrom('channels').selectAll().where('status', '=', 1).orderBy('id').execute();
+  }
+
+  /**
+   * Sets a channel's status (and other_info) only when its current status is one of `from`, and
+   * flips its abilities rows with it, in one transaction. The condition makes automatic changes
+   * safe across nodes: an auto-disable never overwrites a manual disable, an auto-enable never
+   * revives a channel someone disabled by hand meanwhile. True when the row changed.
+   */
+  async changeStatus(
+    id: number,
+    from: readonly number[],
+    status: number,
+    otherInfo: string | null,
+  ): Promise<boolean> {
+    if (!Number.isInteger(id) || id < 1 || id > INT32_MAX || from.length === 0) return false;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('channels')
+        .set({ status, other_info: otherInfo })
+        .where('id', '=', id)
+        .where('status', 'in', [...from])
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await trx
+        .updateTable('abilities')
+        .set({ enabled: status === 1 ? 1 : 0 })
+        .where('channel_id', '=', id)
+        .execute();
+      return true;
+    });
+  }
+
+  /** Records a test: when it ran (Unix seconds) and how long it took (ms). */
+  async recordTest(id: number, responseTimeMs: number, testTime: number): Promise<void> {
+    const responseTime = Math.min(INT32_MAX, Math.max(0, Math.round(responseTimeMs)));
+    await this.db
+      .updateTable('channels')
+      .set({ response_time: responseTime, test_time: testTime })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Stores a balance read from the upstream and when it was read (Unix seconds). */
+  async recordBalance(id: number, balance: number, updatedTime: number): Promise<void> {
+    await this.db
+      .updateTable('channels')
+      .set({ balance, balance_updated_time: updatedTime })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Deletes channels (and their abilities rows) by id; returns how many channels existed. */
+  async deleteMany(ids: readonly number[]): Promise<number> {
+    const valid = [...new Set(ids)].filter((id) => Number.isInteger(id) && id >= 1 && id <= INT32_MAX);
+    if (valid.length === 0) return 0;
+    return this.db.transaction().execute(async (trx) => {
+      let deleted = 0;
+      for (let start = 0; start < valid.length; start += ID_CHUNK) {
+        const chunk = valid.slice(start, start + ID_CHUNK);
+        const result = await trx.deleteFrom('channels').where('id', 'in', chunk).executeTakeFirst();
+        await trx.deleteFrom('abilities').where('channel_id', 'in', chunk).execute();
+        deleted += Number(result.numDeletedRows);
+      }
+      return deleted;
+    });
+  }
+
+  /** Deletes every channel whose status is one of `statuses` (and its abilities rows); returns the count. */
+  async deleteByStatus(statuses: readonly number[]): Promise<number> {
+    if (statuses.length === 0) return 0;
+    const rows = await this.db
+      .selectFrom('channels')
+      .select('id')
+      .where('status', 'in', [...statuses])
+      .execute();
+    if (rows.length === 0) return 0;
+    // Re-check the status at delete time: a channel re-enabled meanwhile is kept.
+    return this.db.transaction().execute(async (trx) => {
+      let deleted = 0;
+      const ids = rows.map((row) => row.id);
+      for (let start = 0; start < ids.length; start += ID_CHUNK) {
+        const chunk = ids.slice(start, start + ID_CHUNK);
+        const result = await trx
+          .deleteFrom('channels')
+          .where('id', 'in', chunk)
+          .where('status', 'in', [...statuses])
+          .executeTakeFirst();
+        deleted += Number(result.numDeletedRows);
+      }
+      await trx
+        .deleteFrom('abilities')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('channels')
+                .select('channels.id')
+                .whereRef('channels.id', '=', 'abilities.channel_id'),
+            ),
+          ),
+        )
+        .execute();
+      return deleted;
+    });
+  }
+
+  /**
+   * Repairs the abilities table: deletes rows of channels that no longer exist, then rebuilds
+   * every channel's rows from its current columns (one transaction per channel). Returns the
+   * number of channels rebuilt.
+   */
+  async fixAbilities(): Promise<number> {
+    await this.db
+      .deleteFrom('abilities')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('channels').select('channels.id').whereRef('channels.id', '=', 'abilities.channel_id'),
+          ),
+        ),
+      )
+      .execute();
+    let rebuilt = 0;
+    let after = 0;
+    for (;;) {
+      const ids = await this.db
+        .selectFrom('channels')
+        .select('id')
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(ID_CHUNK)
+        .execute();
+      if (ids.length === 0) return rebuilt;
+      for (const { id } of ids) {
+        const done = await this.db.transaction().execute(async (trx) => {
+          const row = await this.findById(id, trx);
+          if (!row) return false;
+          await this.rebuildAbilities(row, trx);
+          return true;
+        });
+        if (done) rebuilt++;
+        after = id;
+      }
+    }
+  }
+
+  /**
+   * Applies the same changes to every channel carrying `tag` and rebuilds their abilities rows,
+   * in one transaction. Returns the ids changed (empty when no channel has the tag).
+   */
+  async updateByTag(tag: string, changes: ChannelChanges): Promise<number[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const ids = (
+        await trx.selectFrom('channels').select('id').where('tag', '=', tag).orderBy('id').execute()
+      ).map((row) => row.id);
+      if (ids.length === 0 || Object.keys(changes).length === 0) return ids;
+      for (let start = 0; start < ids.length; start += ID_CHUNK) {
+        await trx
+          .updateTable('channels')
+          .set(changes)
+          .where('id', 'in', ids.slice(start, start + ID_CHUNK))
+          .execute();
+      }
+      if (ABILITY_FIELDS.some((field) => field in changes)) {
+        for (const id of ids) {
+          const row = await this.findById(id, trx);
+          if (row) await this.rebuildAbilities(row, trx);
+        }
+      }
+      return ids;
+    });
+  }
+
+  /** Sets the status of every channel carrying `tag` (and their abilities' flag); returns the ids. */
+  async setStatusByTag(tag: string, status: number): Promise<number[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const ids = (
+        await trx.selectFrom('channels').select('id').where('tag', '=', tag).orderBy('id').execute()
+      ).map((row) => row.id);
+      for (let start = 0; start < ids.length; start += ID_CHUNK) {
+        const chunk = ids.slice(start, start + ID_CHUNK);
+        await trx.updateTable('channels').set({ status }).where('id', 'in', chunk).execute();
+        await trx
+          .updateTable('abilities')
+          .set({ enabled: status === 1 ? 1 : 0 })
+          .where('channel_id', 'in', chunk)
+          .execute();
+      }
+      return ids;
+    });
+  }
+
+  /** Sets (or, with null, removes) the tag of the channels and rebuilds their abilities rows; returns the ids changed. */
+  async setTagMany(ids: readonly number[], tag: string | null): Promise<number[]> {
+    const valid = [...new Set(ids)].filter((id) => Number.isInteger(id) && id >= 1 && id <= INT32_MAX);
+    if (valid.length === 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      const changed: number[] = [];
+      for (const id of valid) {
+        const result = await trx.updateTable('channels').set({ tag }).where('id', '=', id).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) continue;
+        const row = await this.findById(id, trx);
+        if (row) await this.rebuildAbilities(row, trx);
+        changed.push(id);
+      }
+      return changed;
     });
   }
 
