@@ -129,27 +129,24 @@ describe('a genuine notification', () => {
     expect((await orderOf(order.out_trade_no!)).status).toBe('success');
   });
 
-  it(
-    'credits once when delivered 10 times at once to two nodes sharing the database',
-    async () => {
-      const peer = await buildPeerApp(t.database.target);
-      try {
-        const user = await newUser();
-        const order = await createOrder(user, 3);
-        const notification = paidNotification(order);
-        const answers = await Promise.all(
-          Array.from({ length: 10 }, (_, index) =>
-            deliver(notification, index % 3 === 0 ? 'post' : 'get', index % 2 === 0 ? t.app : peer),
-          ),
-        );
-        expect(answers).toEqual(Array(10).fill('success'));
-        expect(await quotaOf(user)).toBe(THREE_DOLLARS);
-        expect(await topUpLogs(user.userId!)).toHaveLength(1);
-      } finally {
-        await peer.close();
-      }
-    },
-  );
+  it('credits once when delivered 10 times at once to two nodes sharing the database', async () => {
+    const peer = await buildPeerApp(t.database.target);
+    try {
+      const user = await newUser();
+      const order = await createOrder(user, 3);
+      const notification = paidNotification(order);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          deliver(notification, index % 3 === 0 ? 'post' : 'get', index % 2 === 0 ? t.app : peer),
+        ),
+      );
+      expect(answers).toEqual(Array(10).fill('success'));
+      expect(await quotaOf(user)).toBe(THREE_DOLLARS);
+      expect(await topUpLogs(user.userId!)).toHaveLength(1);
+    } finally {
+      await peer.close();
+    }
+  });
 
   it('acknowledges a signed notification of an unpaid trade without crediting', async () => {
     const user = await newUser();
