@@ -8,6 +8,7 @@ import type { OptionRepository } from './db/repositories/option-repository.ts';
 import type { TokenRepository } from './db/repositories/token-repository.ts';
 import type { UserRepository } from './db/repositories/user-repository.ts';
 import type { ChangeBus } from './lib/change-bus.ts';
+import type { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OptionStore } from './options/option-store.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';
@@ -31,6 +32,8 @@ export interface AppServices {
   tokens: TokenRepository;
   channels: ChannelRepository;
   logs: LogRepository;
+  /** Dashboard data (quota_data) accumulated in memory and flushed every DataExportInterval minutes. */
+  quotaData: QuotaDataRecorder;
   mailer: Mailer;
   verifications: VerificationService;
   rateLimiter: RateLimiter;

@@ -27,15 +27,22 @@ export class ConsoleClient {
     public extraHeaders: Record<string, string> = {},
   ) {}
 
-  request(method: InjectOptions['method'], url: string, payload?: Body, headers: Record<string, string> = {}) {
+  request(
+    method: InjectOptions['method'],
+    url: string,
+    payload?: Body,
+    headers: Record<string, string> = {},
+  ) {
     const all: Record<string, string> = { ...this.extraHeaders, ...headers };
     if (this.cookie) all.cookie = this.cookie;
     if (this.userId !== null && !('new-api-user' in all)) all['new-api-user'] = String(this.userId);
     return this.app.inject({ method, url, payload, headers: all });
   }
   get = (url: string, headers?: Record<string, string>) => this.request('GET', url, undefined, headers);
-  post = (url: string, payload?: Body, headers?: Record<string, string>) => this.request('POST', url, payload, headers);
-  put = (url: string, payload?: Body, headers?: Record<string, string>) => this.request('PUT', url, payload, headers);
+  post = (url: string, payload?: Body, headers?: Record<string, string>) =>
+    this.request('POST', url, payload, headers);
+  put = (url: string, payload?: Body, headers?: Record<string, string>) =>
+    this.request('PUT', url, payload, headers);
   delete = (url: string, headers?: Record<string, string>) => this.request('DELETE', url, undefined, headers);
 }
 
@@ -64,7 +71,11 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     throw error;
   }
   const login = async (username: string, password: string) => {
-    const response = await app.inject({ method: 'POST', url: '/api/user/login', payload: { username, password } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { username, password },
+    });
     const body = response.json();
     if (!body.success) throw new Error(`login failed for ${username}: ${body.message}`);
     const setCookie = response.headers['set-cookie'];

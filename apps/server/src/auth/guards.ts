@@ -1,7 +1,7 @@
 import { ErrorCode, Role, UserStatus } from '@switchyard/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, unauthorized } from '../errors/gateway-error.ts';
 import type { UserRow } from '../db/repositories/user-repository.ts';
+import { GatewayError, unauthorized } from '../errors/gateway-error.ts';
 import { decodeSession, passwordStampOf, SESSION_COOKIE } from './session-cookie.ts';
 
 /** Clears the session cookie on the reply. */
@@ -21,7 +21,9 @@ function readAccessToken(request: FastifyRequest): string | undefined {
  * Authorization header. The user row is read on every call, so bans, demotions and password
  * changes take effect at once (the reference trusts the cookie's copy for 30 days).
  */
-export async function resolveConsoleUser(request: FastifyRequest): Promise<{ user: UserRow; viaCookie: boolean } | null> {
+export async function resolveConsoleUser(
+  request: FastifyRequest,
+): Promise<{ user: UserRow; viaCookie: boolean } | null> {
   const { users, sessionSecret } = request.server.services;
   const claims = decodeSession(sessionSecret, request.cookies[SESSION_COOKIE]);
   if (claims) {

@@ -28,7 +28,11 @@ export function encodeSession(secret: string, claims: SessionClaims): string {
 }
 
 /** Verifies the signature (timing-safe) and the age; undefined for anything invalid. */
-export function decodeSession(secret: string, value: string | undefined, now = Date.now()): SessionClaims | undefined {
+export function decodeSession(
+  secret: string,
+  value: string | undefined,
+  now = Date.now(),
+): SessionClaims | undefined {
   if (!value || value.length > 200) return undefined;
   const lastDot = value.lastIndexOf('.');
   if (lastDot < 0) return undefined;

@@ -15,7 +15,11 @@ export async function checkTurnstile(request: FastifyRequest): Promise<void> {
   if (typeof token !== 'string' || token === '') {
     throw new GatewayError(ErrorCode.AuthForbidden, 'Turnstile token 为空', { status: 403 });
   }
-  const form = new URLSearchParams({ secret: options.get('TurnstileSecretKey'), response: token, remoteip: request.ip });
+  const form = new URLSearchParams({
+    secret: options.get('TurnstileSecretKey'),
+    response: token,
+    remoteip: request.ip,
+  });
   let success = false;
   try {
     const response = await fetch(process.env.TURNSTILE_VERIFY_URL || DEFAULT_VERIFY_URL, {
@@ -28,5 +32,6 @@ export async function checkTurnstile(request: FastifyRequest): Promise<void> {
   } catch (error) {
     request.log.warn({ err: error }, 'turnstile verification failed');
   }
-  if (!success) throw new GatewayError(ErrorCode.AuthForbidden, 'Turnstile 校验失败，请刷新重试！', { status: 403 });
+  if (!success)
+    throw new GatewayError(ErrorCode.AuthForbidden, 'Turnstile 校验失败，请刷新重试！', { status: 403 });
 }

@@ -24,14 +24,26 @@ export class VerificationService {
   /** Issues a new code for the subject (an e-mail address) and returns it in clear for the mail. */
   async issue(purpose: VerificationPurpose, subject: string): Promise<string> {
     const code =
-      purpose === 'email_verification' ? String(randomInt(0, 1_000_000)).padStart(6, '0') : randomAlphanumeric(32);
+      purpose === 'email_verification'
+        ? String(randomInt(0, 1_000_000)).padStart(6, '0')
+        : randomAlphanumeric(32);
     const now = Math.floor(Date.now() / 1000);
     await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('verifications').where('purpose', '=', purpose).where('subject', '=', subject).execute();
+      await trx
+        .deleteFrom('verifications')
+        .where('purpose', '=', purpose)
+        .where('subject', '=', subject)
+        .execute();
       await trx.deleteFrom('verifications').where('expires_at', '<', now).execute();
       await trx
         .insertInto('verifications')
-        .values({ purpose, subject, code: digest(code), created_at: now, expires_at: now + VERIFICATION_TTL_SECONDS[purpose] })
+        .values({
+          purpose,
+          subject,
+          code: digest(code),
+          created_at: now,
+          expires_at: now + VERIFICATION_TTL_SECONDS[purpose],
+        })
         .execute();
     });
     return code;

@@ -3,7 +3,13 @@ export function ok<T>(data?: T, message = ''): { success: true; message: string;
   return { success: true, message, data: data === undefined ? null : data };
 }
 
-/** Page and size as the reference reads them: `p` from 1 (clamped) and a size of 1..100, 10 by default. */
+/** Highest page number read; beyond it the offset could overflow the databases' integer types. */
+export const MAX_PAGE = 1_000_000;
+
+/**
+ * Page and size as the reference reads them: `p` from 1 (clamped to 1..MAX_PAGE) and a size of
+ * 1..100, 10 by default.
+ */
 export function readPaging(
   query: { p?: number | string; page_size?: number | string; size?: number | string },
   { base = 1, sizeKey = 'page_size' }: { base?: 0 | 1; sizeKey?: 'page_size' | 'size' } = {},
@@ -11,6 +17,7 @@ export function readPaging(
   const rawPage = Number(query.p ?? base);
   let page = Number.isFinite(rawPage) ? Math.trunc(rawPage) : base;
   if (page < base) page = base;
+  if (page > MAX_PAGE) page = MAX_PAGE;
   const rawSize = Number(query[sizeKey] ?? 10);
   let pageSize = Number.isFinite(rawSize) ? Math.trunc(rawSize) : 10;
   if (pageSize <= 0) pageSize = 10;

@@ -19,8 +19,14 @@ const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
 
 const DEFAULT_CHATS = [
   { 'ChatGPT Next Web': 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
-  { 'Lobe Chat': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
-  { 'AI as Workspace': 'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}' },
+  {
+    'Lobe Chat':
+      'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}',
+  },
+  {
+    'AI as Workspace':
+      'https://aiaw.app/set-provider?provider={"type":"openai","settings":{"apiKey":"{key}","baseURL":"{address}/v1","compatibility":"strict"}}',
+  },
   { 'AMA 问天': 'ama://set-api-key?server={address}&key={key}' },
   { OpenCat: 'opencat://team/join?domain={address}&token={key}' },
 ];
@@ -53,7 +59,8 @@ export const OPTION_DEFAULTS: Readonly<Record<string, string>> = {
   TurnstileSecretKey: '',
   EmailDomainRestrictionEnabled: 'false',
   EmailAliasRestrictionEnabled: 'false',
-  EmailDomainWhitelist: 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+  EmailDomainWhitelist:
+    'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
   // mail
   SMTPServer: '',
   SMTPPort: '587',
@@ -172,7 +179,9 @@ export const ADDRESS_OPTION_KEYS = new Set([
 ]);
 
 /** Numeric options with their inclusive bounds and whether they must be integers. */
-export const NUMERIC_OPTION_RULES: Readonly<Record<string, { min: number; max?: number; integer?: boolean }>> = {
+export const NUMERIC_OPTION_RULES: Readonly<
+  Record<string, { min: number; max?: number; integer?: boolean }>
+> = {
   SMTPPort: { min: 1, max: 65535, integer: true },
   Price: { min: 0 },
   MinTopUp: { min: 1 },

@@ -16,6 +16,12 @@ describe('checkOptionWrite', () => {
     expect(checkOptionWrite(key, value, current)).toEqual({ ok: false, message });
   });
 
+  it('refuses values longer than the options column holds (65,535 bytes, counted in UTF-8)', () => {
+    expect(checkOptionWrite('Notice', 'x'.repeat(65_535), current).ok).toBe(true);
+    expect(checkOptionWrite('Notice', 'x'.repeat(65_536), current).ok).toBe(false);
+    expect(checkOptionWrite('Notice', '公'.repeat(21_846), current).ok).toBe(false);
+  });
+
   it('accepts valid JSON unchanged', () => {
     expect(checkOptionWrite('GroupRatio', '{"default":1,"vip":2}', current)).toEqual({
       ok: true,
@@ -45,7 +51,9 @@ describe('checkOptionWrite', () => {
     expect(checkOptionWrite('DataExportInterval', '1', current).ok).toBe(true);
     expect(checkOptionWrite('MinTopUp', '0', current).ok).toBe(false);
     expect(checkOptionWrite('ModelRequestRateLimitSuccessCount', '0', current).ok).toBe(false);
-    expect(checkOptionWrite('claude.thinking_adapter_budget_tokens_percentage', '0.05', current).ok).toBe(false);
+    expect(checkOptionWrite('claude.thinking_adapter_budget_tokens_percentage', '0.05', current).ok).toBe(
+      false,
+    );
     expect(checkOptionWrite('claude.thinking_adapter_budget_tokens_percentage', '1', current).ok).toBe(true);
     expect(checkOptionWrite('RetryTimes', '1.5', current).ok).toBe(false);
     expect(checkOptionWrite('QuotaPerUnit', 'abc', current).ok).toBe(false);

@@ -8,6 +8,9 @@ import {
 
 export const INVALID_JSON_MESSAGE = '不是合法的 JSON 字符串';
 
+/** Largest option value: the options.value column is TEXT, which holds 65,535 bytes on MySQL. */
+export const OPTION_VALUE_MAX_BYTES = 65_535;
+
 /** The outcome of checking one option write: the normalized value, or a message for the user. */
 export type OptionCheck = { ok: true; value: string } | { ok: false; message: string };
 
@@ -49,7 +52,14 @@ function checkJson(key: string, value: string): string | null {
   if (key === 'Chats') return Array.isArray(parsed) ? null : INVALID_JSON_MESSAGE;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return INVALID_JSON_MESSAGE;
   const entries = Object.entries(parsed as Record<string, unknown>);
-  const numericMaps = ['GroupRatio', 'TopupGroupRatio', 'ModelRatio', 'ModelPrice', 'CompletionRatio', 'CacheRatio'];
+  const numericMaps = [
+    'GroupRatio',
+    'TopupGroupRatio',
+    'ModelRatio',
+    'ModelPrice',
+    'CompletionRatio',
+    'CacheRatio',
+  ];
   if (numericMaps.includes(key)) {
     for (const [name, ratio] of entries) {
       if (typeof ratio !== 'number' || !Number.isFinite(ratio)) return `${key} 中 ${name} 的值必须是数字`;
@@ -68,16 +78,24 @@ function checkJson(key: string, value: string): string | null {
  * Validates and normalizes a value written to an option.
  * `current` reads the present value of another option (for the enable requirements).
  */
-export function checkOptionWrite(key: string, rawValue: unknown, current: (key: string) => string): OptionCheck {
+export function checkOptionWrite(
+  key: string,
+  rawValue: unknown,
+  current: (key: string) => string,
+): OptionCheck {
   if (!(key in OPTION_DEFAULTS)) return { ok: false, message: `未知的配置项 ${key}` };
   let value: string;
   if (typeof rawValue === 'string') value = rawValue;
   else if (typeof rawValue === 'boolean' || typeof rawValue === 'number') value = String(rawValue);
   else if (rawValue === null || rawValue === undefined) value = '';
   else return { ok: false, message: `配置项 ${key} 的值必须是字符串` };
+  if (new TextEncoder().encode(value).length > OPTION_VALUE_MAX_BYTES) {
+    return { ok: false, message: `配置项 ${key} 的值过长，最多 ${OPTION_VALUE_MAX_BYTES} 字节` };
+  }
 
   if (isBooleanOptionKey(key)) {
-    if (value !== 'true' && value !== 'false') return { ok: false, message: `配置项 ${key} 的值必须是 true 或 false` };
+    if (value !== 'true' && value !== 'false')
+      return { ok: false, message: `配置项 ${key} 的值必须是 true 或 false` };
     const requirement = ENABLE_REQUIREMENTS[key];
     if (value === 'true' && requirement && requirement.keys.some((k) => current(k).trim() === '')) {
       return { ok: false, message: requirement.message };
@@ -92,8 +110,10 @@ export function checkOptionWrite(key: string, rawValue: unknown, current: (key: 
   if (rule) {
     const trimmed = value.trim();
     const number = Number(trimmed);
-    if (trimmed === '' || !Number.isFinite(number)) return { ok: false, message: `配置项 ${key} 的值必须是数字` };
-    if (rule.integer && !Number.isInteger(number)) return { ok: false, message: `配置项 ${key} 的值必须是整数` };
+    if (trimmed === '' || !Number.isFinite(number))
+      return { ok: false, message: `配置项 ${key} 的值必须是数字` };
+    if (rule.integer && !Number.isInteger(number))
+      return { ok: false, message: `配置项 ${key} 的值必须是整数` };
     if (number < rule.min) return { ok: false, message: `配置项 ${key} 的值不能小于 ${rule.min}` };
     if (rule.max !== undefined && number > rule.max) {
       return { ok: false, message: `配置项 ${key} 的值不能大于 ${rule.max}` };

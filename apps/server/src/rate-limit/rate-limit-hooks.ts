@@ -8,7 +8,10 @@ export type LimitMark = 'GA' | 'GW' | 'CT';
 const TOO_MANY = '请求过于频繁，请稍后再试';
 
 /** preHandler/onRequest factory for a per-IP sliding-window limit. */
-export function limitByIp(mark: LimitMark, pick: (request: FastifyRequest) => { max: number; windowSeconds: number }) {
+export function limitByIp(
+  mark: LimitMark,
+  pick: (request: FastifyRequest) => { max: number; windowSeconds: number },
+) {
   return async function limit(request: FastifyRequest): Promise<void> {
     const { max, windowSeconds } = pick(request);
     const allowed = await request.server.services.rateLimiter.hit(`${mark}${request.ip}`, max, windowSeconds);
@@ -17,4 +20,7 @@ export function limitByIp(mark: LimitMark, pick: (request: FastifyRequest) => { 
 }
 
 /** The critical limit for login, register, verification and reset (20 per 20 minutes by default). */
-export const criticalRateLimit = limitByIp('CT', (request) => request.server.services.config.criticalRateLimit);
+export const criticalRateLimit = limitByIp(
+  'CT',
+  (request) => request.server.services.config.criticalRateLimit,
+);

@@ -17,7 +17,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-const uniqueName = () => `sy_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+const uniqueName = () =>
+  `sy_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 
 function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
@@ -34,7 +35,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const name = uniqueName();
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     await admin.connect().catch((error: Error) => {
-      throw new Error(`PostgreSQL is required for TEST_DB=postgres but ${POSTGRES_URL} is unreachable: ${error.message}`);
+      throw new Error(
+        `PostgreSQL is required for TEST_DB=postgres but ${POSTGRES_URL} is unreachable: ${error.message}`,
+      );
     });
     await admin.query(`CREATE DATABASE ${name}`);
     await admin.end();
@@ -51,7 +54,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (testDatabaseKind === 'mysql') {
     const name = uniqueName();
     const admin = await mysql.createConnection(MYSQL_URL).catch((error: Error) => {
-      throw new Error(`MariaDB/MySQL is required for TEST_DB=mysql but ${MYSQL_URL} is unreachable: ${error.message}`);
+      throw new Error(
+        `MariaDB/MySQL is required for TEST_DB=mysql but ${MYSQL_URL} is unreachable: ${error.message}`,
+      );
     });
     await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
     await admin.end();

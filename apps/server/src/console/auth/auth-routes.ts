@@ -3,7 +3,12 @@ import { LoginBody, PasswordResetBody, RegisterBody, UserStatus } from '@switchy
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import { clearSessionCookie } from '../../auth/guards.ts';
-import { encodeSession, passwordStampOf, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../auth/session-cookie.ts';
+import {
+  encodeSession,
+  passwordStampOf,
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_SECONDS,
+} from '../../auth/session-cookie.ts';
 import { checkTurnstile } from '../../auth/turnstile.ts';
 import { bcryptCost } from '../../bootstrap.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
@@ -24,7 +29,7 @@ const EmailQuery = Type.Object({
 /** Sign-in, registration, verification codes and password reset (all behind the critical limit). */
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const { options, users, mailer, verifications } = app.services;
-  const critical = { preHandler: [criticalRateLimit, checkTurnstile] };
+  const critical = { onRequest: criticalRateLimit, preHandler: checkTurnstile };
 
   app.post('/user/login', { ...critical, schema: { body: LoginBody } }, async (request, reply) => {
     if (!options.getBoolean('PasswordLoginEnabled')) throw invalidRequest('管理员关闭了密码登录');
@@ -91,7 +96,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     // Same answer whether or not the address is registered, so accounts cannot be discovered here.
     if (!user) return ok();
     const token = await verifications.issue('password_reset', email);
-    const address = options.get('ServerAddress') || `${request.protocol}://${request.host}`;
+    // Never built from the Host header: a forged Host would mail the victim a link to another site.
+    const address = options.get('ServerAddress') || `http://localhost:${app.services.config.port}`;
     const link = `${address}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
     const system = options.get('SystemName');
     await mailer.send(
@@ -102,16 +108,20 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     return ok();
   });
 
-  app.post('/user/reset', { preHandler: criticalRateLimit, schema: { body: PasswordResetBody } }, async (request) => {
-    const { email, token } = request.body as { email: string; token: string };
-    if (email.trim() === '' || token.trim() === '') throw invalidRequest('无效的参数');
-    if (!(await verifications.consume('password_reset', email.trim(), token.trim()))) {
-      throw invalidRequest('重置链接非法或已过期');
-    }
-    const user = await users.findActiveByEmail(email.trim());
-    if (!user) throw invalidRequest('重置链接非法或已过期');
-    const password = randomAlphanumeric(12);
-    await users.update(user.id, { password: await bcrypt.hash(password, bcryptCost()) });
-    return ok(password);
-  });
+  app.post(
+    '/user/reset',
+    { onRequest: criticalRateLimit, schema: { body: PasswordResetBody } },
+    async (request) => {
+      const { email, token } = request.body as { email: string; token: string };
+      if (email.trim() === '' || token.trim() === '') throw invalidRequest('无效的参数');
+      if (!(await verifications.consume('password_reset', email.trim(), token.trim()))) {
+        throw invalidRequest('重置链接非法或已过期');
+      }
+      const user = await users.findActiveByEmail(email.trim());
+      if (!user) throw invalidRequest('重置链接非法或已过期');
+      const password = randomAlphanumeric(12);
+      await users.update(user.id, { password: await bcrypt.hash(password, bcryptCost()) });
+      return ok(password);
+    },
+  );
 }

@@ -30,10 +30,15 @@ export async function registerUser(services: AppServices, body: RegisterBody): P
   }
   const username = checkUsername(body.username);
   const password = checkPassword(body.password);
-  if (body.password2 !== undefined && body.password2 !== body.password) throw invalidRequest('两次输入的密码不一致');
+  if (body.password2 !== undefined && body.password2 !== body.password)
+    throw invalidRequest('两次输入的密码不一致');
+  // Checked before the e-mail code is consumed, so a taken name does not burn the code (the
+  // transaction below checks again against concurrent registrations).
+  if (await users.findByUsername(username)) throw invalidRequest('用户名已存在，或已注销');
   let email = '';
   if (options.getBoolean('EmailVerificationEnabled')) {
-    if (!body.email || !body.verification_code) throw invalidRequest('管理员开启了邮箱验证，请输入邮箱地址和验证码');
+    if (!body.email || !body.verification_code)
+      throw invalidRequest('管理员开启了邮箱验证，请输入邮箱地址和验证码');
     email = checkEmailAllowed(body.email, options);
     if (await users.findActiveByEmail(email)) throw invalidRequest('邮箱地址已被占用');
     if (!(await verifications.consume('email_verification', email, body.verification_code.trim()))) {
@@ -46,44 +51,56 @@ export async function registerUser(services: AppServices, body: RegisterBody): P
   const quotaForInviter = options.getNumber('QuotaForInviter');
   const logs: Parameters<AppServices['logs']['insertMany']>[0] = [];
 
-  const userId = await users.transaction(async (trx) => {
-    if (await users.findByUsername(username, trx)) throw invalidRequest('用户名已存在，或已注销');
-    const inviter = body.aff_code ? await users.findActiveByAffCode(body.aff_code.trim(), trx) : undefined;
-    const quota = quotaForNewUser + (inviter ? quotaForInvitee : 0);
-    const id = await users.create(
-      {
-        username,
-        password: hash,
-        display_name: checkDisplayName(undefined, username),
-        email,
-        quota,
-        aff_code: newAffCode(),
-        inviter_id: inviter?.id ?? 0,
-      },
-      trx,
-    );
-    if (quotaForNewUser > 0) {
-      logs.push({ user_id: id, username, type: LogType.System, content: `新用户注册赠送 ${describeQuota(quotaForNewUser, services)}` });
-    }
-    if (inviter) {
-      if (quotaForInvitee > 0) {
-        logs.push({ user_id: id, username, type: LogType.System, content: `使用邀请码赠送 ${describeQuota(quotaForInvitee, services)}` });
-      }
-      await users.rewardInviter(inviter.id, quotaForInviter, trx);
-      if (quotaForInviter > 0) {
+  const userId = await users
+    .transaction(async (trx) => {
+      if (await users.findByUsername(username, trx)) throw invalidRequest('用户名已存在，或已注销');
+      const inviter = body.aff_code ? await users.findActiveByAffCode(body.aff_code.trim(), trx) : undefined;
+      const quota = quotaForNewUser + (inviter ? quotaForInvitee : 0);
+      const id = await users.create(
+        {
+          username,
+          password: hash,
+          display_name: checkDisplayName(undefined, username),
+          email,
+          quota,
+          aff_code: newAffCode(),
+          inviter_id: inviter?.id ?? 0,
+        },
+        trx,
+      );
+      if (quotaForNewUser > 0) {
         logs.push({
-          user_id: inviter.id,
-          username: inviter.username,
+          user_id: id,
+          username,
           type: LogType.System,
-          content: `邀请用户赠送 ${describeQuota(quotaForInviter, services)}（计入邀请额度）`,
+          content: `新用户注册赠送 ${describeQuota(quotaForNewUser, services)}`,
         });
       }
-    }
-    return id;
-  }).catch((error: unknown) => {
-    if (isUniqueViolation(error)) throw invalidRequest('用户名已存在，或已注销');
-    throw error;
-  });
+      if (inviter) {
+        if (quotaForInvitee > 0) {
+          logs.push({
+            user_id: id,
+            username,
+            type: LogType.System,
+            content: `使用邀请码赠送 ${describeQuota(quotaForInvitee, services)}`,
+          });
+        }
+        await users.rewardInviter(inviter.id, quotaForInviter, trx);
+        if (quotaForInviter > 0) {
+          logs.push({
+            user_id: inviter.id,
+            username: inviter.username,
+            type: LogType.System,
+            content: `邀请用户赠送 ${describeQuota(quotaForInviter, services)}（计入邀请额度）`,
+          });
+        }
+      }
+      return id;
+    })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw invalidRequest('用户名已存在，或已注销');
+      throw error;
+    });
   await services.logs.insertMany(logs);
   return userId;
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireRoot } from '../../auth/guards.ts';
-import { invalidRequest } from '../../errors/gateway-error.ts';
 import { DEFAULT_MODEL_RATIO } from '../../billing/default-ratios.ts';
+import { invalidRequest } from '../../errors/gateway-error.ts';
 import { isSecretOptionKey } from '../../options/option-defaults.ts';
 import { ok } from '../envelope.ts';
 
@@ -15,7 +15,7 @@ const OptionUpdateBody = Type.Object({
 export async function optionRoutes(app: FastifyInstance): Promise<void> {
   const { options, logs } = app.services;
 
-  app.get('/option/', { preHandler: requireRoot }, async () =>
+  app.get('/option/', { onRequest: requireRoot }, async () =>
     ok(
       options
         .entries()
@@ -24,14 +24,14 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
     ),
   );
 
-  app.put('/option/', { preHandler: requireRoot, schema: { body: OptionUpdateBody } }, async (request) => {
+  app.put('/option/', { onRequest: requireRoot, schema: { body: OptionUpdateBody } }, async (request) => {
     const { key, value } = request.body as { key: string; value: unknown };
     const result = await options.set(key, value);
     if (!result.ok) throw invalidRequest(result.message);
     return ok();
   });
 
-  app.post('/option/rest_model_ratio', { preHandler: requireRoot }, async () => {
+  app.post('/option/rest_model_ratio', { onRequest: requireRoot }, async () => {
     await options.persist('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO));
     return ok(undefined, '重置模型倍率成功');
   });
@@ -39,7 +39,7 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
   app.delete(
     '/log/',
     {
-      preHandler: requireAdmin,
+      onRequest: requireAdmin,
       schema: { querystring: Type.Object({ target_timestamp: Type.Optional(Type.Integer()) }) },
     },
     async (request) => {

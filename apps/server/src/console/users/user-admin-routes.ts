@@ -21,15 +21,19 @@ const PagingQuery = Type.Object({
 });
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 
-
 /** User administration (admin and root). */
 export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
   const { users, options, logs } = app.services;
-  const guarded = { preHandler: requireAdmin };
+  const guarded = { onRequest: requireAdmin };
 
   const list = async (query: { p?: number; page_size?: number; keyword?: string; group?: string }) => {
     const { page, pageSize, offset } = readPaging(query);
-    const result = await users.search({ keyword: query.keyword, group: query.group, offset, limit: pageSize });
+    const result = await users.search({
+      keyword: query.keyword,
+      group: query.group,
+      offset,
+      limit: pageSize,
+    });
     return ok({ items: result.items.map(toUserView), total: result.total, page, page_size: pageSize });
   };
   app.get('/user/', { ...guarded, schema: { querystring: PagingQuery } }, async (request) =>
@@ -96,12 +100,14 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
     const target = await users.findById(body.id);
     if (!target) throw invalidRequest('用户不存在');
     if (target.deleted_at !== null) throw invalidRequest('用户已注销');
-    if (!outranks(actor.role, target.role)) throw invalidRequest('无权更新同权限等级或更高权限等级的用户信息');
+    if (!outranks(actor.role, target.role))
+      throw invalidRequest('无权更新同权限等级或更高权限等级的用户信息');
     if (body.role !== undefined && body.role !== target.role && !outranks(actor.role, body.role)) {
       throw invalidRequest('无权将其他用户权限等级提升到大于等于自己的权限等级');
     }
     const changes: Record<string, string | number> = {};
-    if (body.username !== undefined && body.username !== target.username) changes.username = checkUsername(body.username);
+    if (body.username !== undefined && body.username !== target.username)
+      changes.username = checkUsername(body.username);
     if (body.display_name !== undefined) {
       changes.display_name = checkDisplayName(body.display_name, String(changes.username ?? target.username));
     }
@@ -109,6 +115,9 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
     if (body.email !== undefined && body.email !== target.email) {
       const email = body.email.trim();
       if (email !== '' && !isEmailAddress(email)) throw invalidRequest('无效的邮箱地址');
+      // One live account per address: login and password reset look users up by e-mail.
+      const holder = email === '' ? undefined : await users.findActiveByEmail(email);
+      if (holder && holder.id !== target.id) throw invalidRequest('邮箱地址已被占用');
       changes.email = email;
     }
     if (body.group !== undefined && body.group.trim() !== '' && body.group !== target.group) {
@@ -146,7 +155,10 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/user/manage', { ...guarded, schema: { body: UserManageBody } }, async (request) => {
-    const body = request.body as { id: number; action: 'promote' | 'demote' | 'disable' | 'enable' | 'delete' };
+    const body = request.body as {
+      id: number;
+      action: 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
+    };
     return ok(await manageUser(app.services, currentUser(request), body.id, body.action));
   });
 

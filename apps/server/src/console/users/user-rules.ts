@@ -9,7 +9,8 @@ export const DISPLAY_NAME_MAX_LENGTH = 20;
 export function checkUsername(username: string): string {
   const value = username.trim();
   if (value === '') throw invalidRequest('用户名不能为空');
-  if ([...value].length > USERNAME_MAX_LENGTH) throw invalidRequest(`用户名长度不能超过 ${USERNAME_MAX_LENGTH} 个字符`);
+  if ([...value].length > USERNAME_MAX_LENGTH)
+    throw invalidRequest(`用户名长度不能超过 ${USERNAME_MAX_LENGTH} 个字符`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point.
   if (/[\s\u0000-\u001f\u007f]/.test(value)) throw invalidRequest('用户名不能包含空白或控制字符');
   return value;

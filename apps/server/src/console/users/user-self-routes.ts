@@ -3,7 +3,12 @@ import { AffTransferBody, LogType, Role, SelfUpdateBody, UserSettingBody } from 
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import { clearSessionCookie, currentUser, requireUser } from '../../auth/guards.ts';
-import { encodeSession, passwordStampOf, SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from '../../auth/session-cookie.ts';
+import {
+  encodeSession,
+  passwordStampOf,
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_SECONDS,
+} from '../../auth/session-cookie.ts';
 import { bcryptCost } from '../../bootstrap.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
@@ -15,7 +20,7 @@ import { toUserView } from './user-view.ts';
 /** What a user does with their own account. */
 export async function userSelfRoutes(app: FastifyInstance): Promise<void> {
   const { users, options, logs } = app.services;
-  const guarded = { preHandler: requireUser };
+  const guarded = { onRequest: requireUser };
 
   app.get('/user/self', guarded, async (request) => ok(toUserView(currentUser(request))));
 
@@ -23,7 +28,8 @@ export async function userSelfRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const body = request.body as { username?: string; display_name?: string; password?: string };
     const changes: Record<string, string> = {};
-    if (body.username !== undefined && body.username !== user.username) changes.username = checkUsername(body.username);
+    if (body.username !== undefined && body.username !== user.username)
+      changes.username = checkUsername(body.username);
     const username = changes.username ?? user.username;
     if (body.display_name !== undefined) changes.display_name = checkDisplayName(body.display_name, username);
     if (body.password !== undefined && body.password !== '') {
@@ -44,7 +50,13 @@ export async function userSelfRoutes(app: FastifyInstance): Promise<void> {
           issuedAt: Math.floor(Date.now() / 1000),
           passwordStamp: passwordStampOf(changes.password),
         }),
-        { path: '/', httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https', maxAge: SESSION_MAX_AGE_SECONDS },
+        {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: request.protocol === 'https',
+          maxAge: SESSION_MAX_AGE_SECONDS,
+        },
       );
     }
     return ok();
@@ -91,12 +103,13 @@ export async function userSelfRoutes(app: FastifyInstance): Promise<void> {
   app.put('/user/setting', { ...guarded, schema: { body: UserSettingBody } }, async (request) => {
     const user = currentUser(request);
     const body = request.body as UserSettingBody;
-    if (!Number.isFinite(body.quota_warning_threshold) || body.quota_warning_threshold <= 0) {
-      throw invalidRequest('额度预警阈值必须大于 0');
-    }
+    // Quota is counted in whole units: a threshold that floors to 0 would never warn.
+    const threshold = Math.floor(body.quota_warning_threshold);
+    if (!(threshold > 0)) throw invalidRequest('额度预警阈值必须大于 0');
+    if (!Number.isSafeInteger(threshold)) throw invalidRequest('额度预警阈值过大');
     const setting: Record<string, unknown> = {
       notify_type: body.notify_type,
-      quota_warning_threshold: Math.floor(body.quota_warning_threshold),
+      quota_warning_threshold: threshold,
     };
     if (body.notify_type === 'webhook') {
       const url = (body.webhook_url ?? '').trim();
@@ -106,7 +119,7 @@ export async function userSelfRoutes(app: FastifyInstance): Promise<void> {
       } catch {
         parsed = null;
       }
-      if (!parsed || parsed.protocol !== 'https:') throw invalidRequest('Webhook 地址必须是 https 开头的合法地址');
+      if (parsed?.protocol !== 'https:') throw invalidRequest('Webhook 地址必须是 https 开头的合法地址');
       setting.webhook_url = url;
       setting.webhook_secret = body.webhook_secret ?? '';
     }

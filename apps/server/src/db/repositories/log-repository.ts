@@ -1,7 +1,80 @@
-import type { Insertable, Kysely } from 'kysely';
+import { LogType } from '@switchyard/shared';
+import {
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import { containsIgnoringCase, escapeLike } from '../like-pattern.ts';
 import type { Database, LogTable } from '../schema.ts';
 
 export type NewLog = Insertable<LogTable>;
+export type LogRow = Selectable<LogTable>;
+
+/** Log filters, all optional and combined with AND (0 / '' / undefined = no filter). */
+export interface LogFilter {
+  userId?: number;
+  tokenId?: number;
+  /** 0 = every type. */
+  type?: number;
+  /** Exact. */
+  username?: string;
+  /** Exact. */
+  tokenName?: string;
+  /** Contains, literally, ignoring ASCII case. */
+  modelName?: string;
+  /** created_at ≥ start (seconds). */
+  start?: number;
+  /** created_at ≤ end (seconds). */
+  end?: number;
+  channelId?: number;
+  /** Exact. */
+  group?: string;
+}
+
+type LogQuery = SelectQueryBuilder<Database, 'logs', object>;
+
+/**
+ * Applies a LogFilter. The equality and time conditions match the logs indexes (user_id +
+ * created_at, created_at + type, username, token_name, channel_id, token_id, group); the
+ * model-name substring match is a filter on the rows those select.
+ */
+function applyLogFilter<Q extends LogQuery>(query: Q, filter: LogFilter): Q {
+  let q: LogQuery = query;
+  if (filter.userId) q = q.where('user_id', '=', filter.userId);
+  if (filter.tokenId) q = q.where('token_id', '=', filter.tokenId);
+  if (filter.type) q = q.where('type', '=', filter.type);
+  if (filter.username) q = q.where('username', '=', filter.username);
+  if (filter.tokenName) q = q.where('token_name', '=', filter.tokenName);
+  if (filter.modelName) q = q.where(containsIgnoringCase('model_name', filter.modelName));
+  if (filter.start) q = q.where('created_at', '>=', filter.start);
+  if (filter.end) q = q.where('created_at', '<=', filter.end);
+  if (filter.channelId) q = q.where('channel_id', '=', filter.channelId);
+  if (filter.group) q = q.where('group', '=', filter.group);
+  return q as Q;
+}
+
+const CONSUME = LogType.Consume;
+
+/** The defaults of the logs table's NOT NULL columns (migration 101). */
+const LOG_COLUMN_DEFAULTS = {
+  user_id: 0,
+  type: 0,
+  username: '',
+  token_name: '',
+  model_name: '',
+  quota: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  use_time: 0,
+  is_stream: 0,
+  channel_id: 0,
+  token_id: 0,
+  group: '',
+  ip: '',
+} satisfies Partial<NewLog>;
 
 /** The logs table (possibly in its own database, see LOG_SQL_DSN). */
 export class LogRepository {
@@ -14,9 +87,11 @@ export class LogRepository {
   async insertMany(logs: NewLog[]): Promise<void> {
     if (logs.length === 0) return;
     const now = Math.floor(Date.now() / 1000);
+    // Every row gets every NOT NULL column: in a multi-row insert SQLite fills a column missing
+    // from one row with NULL (not its default), so a batch mixing consume and error rows failed.
     await this.db
       .insertInto('logs')
-      .values(logs.map((log) => ({ created_at: now, ...log })))
+      .values(logs.map((log) => ({ ...LOG_COLUMN_DEFAULTS, created_at: now, ...log })))
       .execute();
   }
 
@@ -42,5 +117,86 @@ export class LogRepository {
       deleted += Number(result.numDeletedRows);
       if (ids.length < batchSize) return deleted;
     }
+  }
+
+  /**
+   * One page of matching rows, newest first (created_at, then id, both descending: the
+   * (user_id, created_at) and (created_at, type) indexes serve it), plus the total count.
+   */
+  async listPage(
+    filter: LogFilter,
+    paging: { offset: number; limit: number },
+  ): Promise<{ items: LogRow[]; total: number }> {
+    const [items, counted] = await Promise.all([
+      applyLogFilter(this.db.selectFrom('logs').selectAll(), filter)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset(paging.offset)
+        .limit(paging.limit)
+        .execute(),
+      applyLogFilter(this.db.selectFrom('logs'), filter)
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirst(),
+    ]);
+    return { items, total: Number(counted?.total ?? 0) };
+  }
+
+  /** The newest `limit` matching rows (search and token-log routes). */
+  async listRecent(filter: LogFilter, limit: number): Promise<LogRow[]> {
+    return applyLogFilter(this.db.selectFrom('logs').selectAll(), filter)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * The admin keyword search of the reference: rows whose type equals the keyword (when it is an
+   * integer) or whose content starts with it, matched literally; newest first.
+   */
+  async searchByKeyword(keyword: string, limit: number): Promise<LogRow[]> {
+    const type = /^\d{1,9}$/.test(keyword) ? Number(keyword) : null;
+    return this.db
+      .selectFrom('logs')
+      .selectAll()
+      .where((eb) => {
+        const startsWith = sql<SqlBool>`${sql.ref('content')} like ${`${escapeLike(keyword)}%`} escape '!'`;
+        return type === null ? startsWith : eb.or([eb('type', '=', type), startsWith]);
+      })
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Sum of `quota` over the matching rows; with no type filter only consume rows count. */
+  async sumQuota(filter: LogFilter): Promise<number> {
+    const row = await applyLogFilter(this.db.selectFrom('logs'), { ...filter, type: filter.type || CONSUME })
+      .select((eb) => eb.fn.sum<number | string | null>('quota').as('quota'))
+      .executeTakeFirst();
+    return Number(row?.quota ?? 0);
+  }
+
+  /**
+   * Consume rows since `since` (seconds) matching the filter's other conditions (its time range
+   * and type are replaced), and their prompt + completion tokens: the stat routes' rpm and tpm.
+   */
+  async recentConsumption(filter: LogFilter, since: number): Promise<{ requests: number; tokens: number }> {
+    const row = await applyLogFilter(this.db.selectFrom('logs'), {
+      ...filter,
+      type: CONSUME,
+      start: since,
+      end: undefined,
+    })
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('requests'),
+        eb.fn.sum<number | string | null>('prompt_tokens').as('prompt'),
+        eb.fn.sum<number | string | null>('completion_tokens').as('completion'),
+      ])
+      .executeTakeFirst();
+    return {
+      requests: Number(row?.requests ?? 0),
+      tokens: Number(row?.prompt ?? 0) + Number(row?.completion ?? 0),
+    };
   }
 }

@@ -1,0 +1,180 @@
+import type { QuotaDataBucket, QuotaDataRow } from '@switchyard/shared';
+import { type Selectable, sql } from 'kysely';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { QuotaDataTable } from '../db/schema.ts';
+
+/** One user-model-hour bucket's increments. */
+export interface QuotaDataIncrement {
+  userId: number;
+  username: string;
+  modelName: string;
+  /** Hour start, Unix seconds. */
+  createdAt: number;
+  count: number;
+  quota: number;
+  tokenUsed: number;
+}
+
+/** Rows per INSERT statement. */
+const CHUNK_SIZE = 200;
+/** Attempts per statement when the database reports a deadlock or serialization failure. */
+const ATTEMPTS = 4;
+
+/** PostgreSQL deadlock / serialization failure, MySQL deadlock / lock wait timeout, SQLite busy. */
+function isTransientLockError(error: unknown): boolean {
+  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
+  return (
+    code === '40P01' ||
+    code === '40001' ||
+    errno === 1213 ||
+    errno === 1205 ||
+    code === 'SQLITE_BUSY' ||
+    code === 'ER_LOCK_DEADLOCK'
+  );
+}
+
+const toQuotaDataRow = (row: Selectable<QuotaDataTable>): QuotaDataRow => ({
+  id: Number(row.id),
+  user_id: Number(row.user_id),
+  username: row.username,
+  model_name: row.model_name,
+  created_at: Number(row.created_at),
+  token_used: Number(row.token_used),
+  count: Number(row.count),
+  quota: Number(row.quota),
+});
+
+/**
+ * The quota_data table (dashboard aggregates, in the main database). Writes are additive UPSERTs
+ * on the unique (user_id, model_name, created_at) bucket, so any number of nodes can flush the
+ * same bucket at once without duplicate rows (the reference's SELECT-then-INSERT races).
+ */
+export class QuotaDataRepository {
+  constructor(private readonly handle: DatabaseHandle) {}
+
+  /**
+   * Adds the increments to their buckets, creating missing ones. Rows are written in a fixed
+   * order (so concurrent flushes lock in the same order) in chunks; each chunk is one statement,
+   * retried on a deadlock. Returns the increments that could not be written.
+   */
+  async addAll(increments: QuotaDataIncrement[]): Promise<{ failed: QuotaDataIncrement[]; error?: unknown }> {
+    const sorted = [...increments].sort(
+      (a, b) =>
+        a.userId - b.userId ||
+        (a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0) ||
+        a.createdAt - b.createdAt,
+    );
+    const failed: QuotaDataIncrement[] = [];
+    let lastError: unknown;
+    for (let index = 0; index < sorted.length; index += CHUNK_SIZE) {
+      const chunk = sorted.slice(index, index + CHUNK_SIZE);
+      try {
+        await this.withRetry(() => this.upsert(chunk));
+      } catch (error) {
+        failed.push(...chunk);
+        lastError = error;
+      }
+    }
+    return lastError === undefined ? { failed } : { failed, error: lastError };
+  }
+
+  private async withRetry(write: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !isTransientLockError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+      }
+    }
+  }
+
+  private async upsert(chunk: QuotaDataIncrement[]): Promise<void> {
+    const values = chunk.map((entry) => ({
+      user_id: entry.userId,
+      username: entry.username,
+      model_name: entry.modelName,
+      created_at: entry.createdAt,
+      count: entry.count,
+      quota: entry.quota,
+      token_used: entry.tokenUsed,
+    }));
+    const insert = this.handle.db.insertInto('quota_data').values(values);
+    if (this.handle.kind === 'mysql') {
+      await insert
+        .onDuplicateKeyUpdate({
+          count: sql`${sql.ref('count')} + values(${sql.ref('count')})`,
+          quota: sql`${sql.ref('quota')} + values(${sql.ref('quota')})`,
+          token_used: sql`${sql.ref('token_used')} + values(${sql.ref('token_used')})`,
+          username: sql`values(${sql.ref('username')})`,
+        })
+        .execute();
+      return;
+    }
+    await insert
+      .onConflict((conflict) =>
+        conflict.columns(['user_id', 'model_name', 'created_at']).doUpdateSet((eb) => ({
+          count: eb('quota_data.count', '+', eb.ref('excluded.count')),
+          quota: eb('quota_data.quota', '+', eb.ref('excluded.quota')),
+          token_used: eb('quota_data.token_used', '+', eb.ref('excluded.token_used')),
+          username: eb.ref('excluded.username'),
+        })),
+      )
+      .execute();
+  }
+
+  /** A user's buckets with hour start in [start, end], oldest first. */
+  async listByUser(userId: number, start: number, end: number): Promise<QuotaDataRow[]> {
+    const rows = await this.handle.db
+      .selectFrom('quota_data')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('created_at', '>=', start)
+      .where('created_at', '<=', end)
+      .orderBy('created_at')
+      .orderBy('model_name')
+      .execute();
+    return rows.map(toQuotaDataRow);
+  }
+
+  /** Buckets of every user whose username is exactly `username`, hour start in [start, end]. */
+  async listByUsername(username: string, start: number, end: number): Promise<QuotaDataRow[]> {
+    const rows = await this.handle.db
+      .selectFrom('quota_data')
+      .selectAll()
+      .where('username', '=', username)
+      .where('created_at', '>=', start)
+      .where('created_at', '<=', end)
+      .orderBy('created_at')
+      .orderBy('model_name')
+      .execute();
+    return rows.map(toQuotaDataRow);
+  }
+
+  /** Sums over all users per (model, hour) with hour start in [start, end], oldest first. */
+  async sumByModelAndHour(start: number, end: number): Promise<QuotaDataBucket[]> {
+    const rows = await this.handle.db
+      .selectFrom('quota_data')
+      .select((eb) => [
+        'model_name',
+        'created_at',
+        eb.fn.sum<number | string>('count').as('count'),
+        eb.fn.sum<number | string>('quota').as('quota'),
+        eb.fn.sum<number | string>('token_used').as('token_used'),
+      ])
+      .where('created_at', '>=', start)
+      .where('created_at', '<=', end)
+      .groupBy(['model_name', 'created_at'])
+      .orderBy('created_at')
+      .orderBy('model_name')
+      .execute();
+    return rows.map((row) => ({
+      model_name: row.model_name,
+      created_at: Number(row.created_at),
+      count: Number(row.count),
+      quota: Number(row.quota),
+      token_used: Number(row.token_used),
+    }));
+  }
+}
