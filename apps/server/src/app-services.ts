@@ -1,5 +1,4 @@
 import type { VerificationService } from './auth/verification-service.ts';
-import type { RelayRuntime } from './relay/relay-runtime.ts';
 import type { Config } from './config/env.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { ChannelRepository } from './db/repositories/channel-repository.ts';
@@ -12,6 +11,7 @@ import type { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OptionStore } from './options/option-store.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';
+import type { RelayRuntime } from './relay/relay-runtime.ts';
 
 /**
  * Everything route handlers and services need, built once at start-up and decorated onto the

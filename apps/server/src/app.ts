@@ -63,7 +63,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     genReqId: createRequestId,
     requestIdHeader: false,
     bodyLimit: config.apiBodyLimit,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorateRequest('user', null);
@@ -84,6 +84,8 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
         warned = true;
       };
       bus = createRedisChangeBus(config.redisUrl, onRedisError);
+      // Hear other nodes before serving; a Redis outage must not block start-up for long.
+      await Promise.race([bus.ready, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
       const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
       redis.on('error', onRedisError);
       redis.on('ready', () => {
@@ -175,7 +177,12 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   }
 
   app.addHook('onClose', async () => {
-    for (const close of app.services.closers.reverse()) await close();
+    // Every step runs even if an earlier one fails, so the databases are always closed.
+    for (const close of app.services.closers.reverse()) {
+      await Promise.resolve()
+        .then(close)
+        .catch((error: unknown) => app.log.error({ err: error }, 'shutdown step failed'));
+    }
     await app.services.database.destroy();
     if (app.services.logDatabase !== app.services.database) await app.services.logDatabase.destroy();
   });

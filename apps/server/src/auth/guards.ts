@@ -47,11 +47,16 @@ function checkUserHeader(request: FastifyRequest, userId: number): void {
   if (Number(value) !== userId) throw unauthorized('无权进行此操作，New-Api-User 与登录用户不匹配');
 }
 
-/** preHandler factory: requires a logged-in, enabled user with at least `minimumRole`. */
-export function requireRole(minimumRole: number) {
+/**
+ * Hook factory (use it as `onRequest`, so refusals come before body validation): requires a
+ * logged-in, enabled user with at least `minimumRole`. With `sessionOnly`, a system access token
+ * is not enough (the playground, as in the reference).
+ */
+export function requireRole(minimumRole: number, { sessionOnly = false }: { sessionOnly?: boolean } = {}) {
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const resolved = await resolveConsoleUser(request);
     if (!resolved) throw unauthorized('无权进行此操作，未登录且未提供 access token');
+    if (sessionOnly && !resolved.viaCookie) throw unauthorized('无权进行此操作，该接口不支持 access token');
     const { user, viaCookie } = resolved;
     if (user.deleted_at !== null || user.status !== UserStatus.Enabled) {
       if (viaCookie) clearSessionCookie(reply);
@@ -68,6 +73,7 @@ export function requireRole(minimumRole: number) {
 export const requireUser = requireRole(Role.Common);
 export const requireAdmin = requireRole(Role.Admin);
 export const requireRoot = requireRole(Role.Root);
+export const requireSessionUser = requireRole(Role.Common, { sessionOnly: true });
 
 /** The authenticated user of a guarded route. */
 export function currentUser(request: FastifyRequest): UserRow {

@@ -40,6 +40,12 @@ export interface Config {
   /** Connect timeout to upstreams, seconds. */
   upstreamConnectTimeoutSeconds: number;
   webDistDirectory: string | null;
+  /**
+   * Which proxies may set X-Forwarded-For (Fastify's trustProxy): TRUSTED_PROXIES, a comma list of
+   * addresses/CIDRs or `loopback`, `linklocal`, `uniquelocal`; `true` trusts every hop (unsafe when
+   * clients reach the server directly: they could dodge per-IP limits).
+   */
+  trustProxy: boolean | string;
   /** Minutes between automatic tests of every channel (CHANNEL_TEST_FREQUENCY); null = off. */
   channelTestFrequencyMinutes: number | null;
   /** Minutes between automatic balance updates of enabled channels (CHANNEL_UPDATE_FREQUENCY); null = off. */
@@ -85,6 +91,14 @@ export function parseDatabaseDsn(name: string, dsn: string): DatabaseTarget {
     return { kind: 'mysql', location: value.replace(/^mariadb:/i, 'mysql:') };
   if (/^local$/i.test(value)) return { kind: 'sqlite', location: '' };
   throw new ConfigError(`${name} must start with postgres:// or mysql:// (got "${value.split('://')[0]}")`);
+}
+
+function readTrustProxy(raw: string | undefined): boolean | string {
+  const value = raw?.trim();
+  if (!value) return 'loopback, linklocal, uniquelocal';
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -152,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     streamingTimeoutSeconds: readInteger(env, 'STREAMING_TIMEOUT', 120, 1, 86_400),
     upstreamConnectTimeoutSeconds: readInteger(env, 'UPSTREAM_CONNECT_TIMEOUT', 10, 1, 600),
     webDistDirectory: env.WEB_DIST_DIR?.trim() || null,
+    trustProxy: readTrustProxy(env.TRUSTED_PROXIES),
     channelTestFrequencyMinutes: readInteger(env, 'CHANNEL_TEST_FREQUENCY', 0, 0, 525_600) || null,
     channelUpdateFrequencyMinutes: readInteger(env, 'CHANNEL_UPDATE_FREQUENCY', 0, 0, 525_600) || null,
   };

@@ -42,6 +42,8 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
         },
       },
     });
+    // An idle connection killed by the server (restart, admin command) must not crash the process.
+    pool.on('error', () => undefined);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const pool = createMysqlPool({

@@ -12,6 +12,8 @@ export interface ChangeBus {
   publish(topic: ChangeTopic, detail?: string): void;
   subscribe(listener: (topic: ChangeTopic, detail: string) => void): void;
   close(): Promise<void>;
+  /** Resolves once the bus can hear other nodes (at once for the local bus). */
+  ready: Promise<void>;
 }
 
 const CHANNEL = 'switchyard:changes';
@@ -27,6 +29,7 @@ export function createLocalChangeBus(): ChangeBus {
     close: async () => {
       emitter.removeAllListeners();
     },
+    ready: Promise.resolve(),
   };
 }
 
@@ -37,7 +40,10 @@ export function createRedisChangeBus(url: string, onError: (error: Error) => voi
   const local = createLocalChangeBus();
   publisher.on('error', onError);
   subscriber.on('error', onError);
-  void subscriber.subscribe(CHANNEL).catch(onError);
+  const ready = subscriber.subscribe(CHANNEL).then(
+    () => undefined,
+    (error: Error) => onError(error),
+  );
   subscriber.on('message', (_channel: string, message: string) => {
     const separator = message.indexOf(':');
     const topic = (separator < 0 ? message : message.slice(0, separator)) as ChangeTopic;
@@ -51,6 +57,7 @@ export function createRedisChangeBus(url: string, onError: (error: Error) => voi
       });
     },
     subscribe: local.subscribe,
+    ready,
     close: async () => {
       await local.close();
       subscriber.disconnect();

@@ -7,7 +7,7 @@ import {
 } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireUser } from '../auth/guards.ts';
+import { requireSessionUser } from '../auth/guards.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
 import { authenticateToken } from './stages/authenticate-token.ts';
@@ -85,7 +85,7 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
     return { id: model, object: 'model', created: 1626777600, owned_by: 'switchyard' };
   });
 
-  app.post('/pg/chat/completions', { preHandler: requireUser }, async (request, reply) => {
+  app.post('/pg/chat/completions', { onRequest: requireSessionUser }, async (request, reply) => {
     const user = await relay.tokenCache.user(request.user!.id);
     if (!user) throw new GatewayError(ErrorCode.AuthRequired, '用户不存在', { status: 401 });
     const parsed = parseCall(openAIChatCodec, request);

@@ -46,6 +46,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       drop: async () => {
         const client = new pg.Client({ connectionString: POSTGRES_URL });
         await client.connect();
+        // pg's Pool.end() resolves before its sockets are gone; dropping with FORCE at that moment
+        // kills a closing connection and surfaces as an unhandled error. Wait for them first.
+        for (let i = 0; i < 40; i++) {
+          const open = await client.query(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (open.rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await client.end();
       },

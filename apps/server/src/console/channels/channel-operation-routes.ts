@@ -41,7 +41,7 @@ const channelMissing = () => invalidRequest('渠道不存在');
 export async function channelOperationRoutes(app: FastifyInstance): Promise<void> {
   const { services } = app;
   const { channels, bus } = services;
-  const guarded = { preHandler: requireAdmin };
+  const guarded = { onRequest: requireAdmin };
   const runner = () => channelTestRunnerOf(services, app.log);
   const health = () => channelHealthOf(services, app.log);
   const actorOf = (request: Parameters<typeof currentUser>[0]) => {

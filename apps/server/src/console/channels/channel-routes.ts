@@ -32,7 +32,7 @@ const duplicateModels = () => invalidRequest('某些模型已存在！');
  */
 export async function channelRoutes(app: FastifyInstance): Promise<void> {
   const { channels, bus, options } = app.services;
-  const guarded = { preHandler: requireAdmin };
+  const guarded = { onRequest: requireAdmin };
 
   /**
    * Both list routes answer `data: {items, total, page, page_size}` (`p` from 0). In tag_mode the

@@ -28,7 +28,7 @@ import {
  */
 export async function channelTagRoutes(app: FastifyInstance): Promise<void> {
   const { channels, bus } = app.services;
-  const guarded = { preHandler: requireAdmin };
+  const guarded = { onRequest: requireAdmin };
   const changed = (count: number) => {
     if (count > 0) bus.publish('channels', '');
     return ok(count);

@@ -47,7 +47,7 @@ const isStatusOnly = (value: string | undefined): boolean =>
  */
 export async function tokenRoutes(app: FastifyInstance): Promise<void> {
   const { tokens } = app.services;
-  const guarded = { preHandler: requireUser };
+  const guarded = { onRequest: requireUser };
 
   app.get('/token/', { ...guarded, schema: { querystring: TokenListQuery } }, async (request) => {
     const user = currentUser(request);
