@@ -25,7 +25,9 @@ import { createSmtpMailer } from './mail/mailer.ts';
 import { OptionStore } from './options/option-store.ts';
 import { installErrorHandler } from './plugins/error-handler.ts';
 import { createRequestId } from './plugins/request-id.ts';
+import { routeFamilyOf } from './plugins/route-family.ts';
 import { installValidation } from './plugins/validation.ts';
+import { limitByIp } from './rate-limit/rate-limit-hooks.ts';
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
@@ -170,6 +172,16 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   installValidation(app);
   const webDist = defaultWebDist(config);
   installErrorHandler(app, { spaIndex: webDist !== null });
+  const { globalWebRateLimit } = config;
+  if (globalWebRateLimit.enabled) {
+    // GlobalWebRateLimit ("GW"), per IP, on console page loads. Hashed bundle files (anything with
+    // an extension) are exempt: one page load fetches many route chunks.
+    const limitWeb = limitByIp('GW', () => globalWebRateLimit);
+    app.addHook('onRequest', async (request) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (routeFamilyOf(path) === 'web' && !/\.[a-z0-9]+$/i.test(path)) await limitWeb(request);
+    });
+  }
   await app.register(registerConsoleRoutes, { prefix: '/api' });
   await app.register(relayRoutes);
   if (webDist) {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helper.ts';
 import { expectOk, expectRefused } from './console-support.ts';
 
@@ -80,5 +80,24 @@ describe('global API rate limit (GLOBAL_API_RATE_LIMIT=5)', () => {
     for (let i = 0; i < 5; i++) expectOk(await call('/api/status', '10.2.0.2'));
     expectRefused(await call('/api/status', '10.2.0.2'), TOO_MANY, 429);
     expectOk(await call('/api/status', '10.2.0.3'));
+  });
+});
+
+describe('global web rate limit', () => {
+  it('limits console page loads per IP but not bundle files', async () => {
+    const t = await buildTestApp({ GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true', GLOBAL_WEB_RATE_LIMIT: '3' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push((await t.app.inject({ method: 'GET', url: '/login' })).statusCode);
+      expect(statuses.slice(0, 3).every((status) => status !== 429)).toBe(true);
+      expect(statuses[3]).toBe(429);
+      expect((await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' })).statusCode).not.toBe(
+        429,
+      );
+      expect((await t.app.inject({ method: 'GET', url: '/api/status' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });
