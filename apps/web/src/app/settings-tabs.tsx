@@ -25,4 +25,42 @@ export const settingsTabs: SettingsTabDefinition[] = [
       'PersonalSettingsPage',
     ),
   },
+  // Site options: GET/PUT /api/option/ are root-only on the server (as in the reference), so these
+  // tabs are shown to the super administrator only.
+  {
+    key: 'operation',
+    labelKey: 'settings.tabs.operation',
+    access: 'root',
+    element: lazyPage(
+      () => import('../features/settings/pages/operation-settings-page'),
+      'OperationSettingsPage',
+    ),
+  },
+  {
+    key: 'ratelimit',
+    labelKey: 'settings.tabs.ratelimit',
+    access: 'root',
+    element: lazyPage(
+      () => import('../features/settings/pages/ratelimit-settings-page'),
+      'RateLimitSettingsPage',
+    ),
+  },
+  {
+    key: 'models',
+    labelKey: 'settings.tabs.models',
+    access: 'root',
+    element: lazyPage(() => import('../features/settings/pages/model-settings-page'), 'ModelSettingsPage'),
+  },
+  {
+    key: 'system',
+    labelKey: 'settings.tabs.system',
+    access: 'root',
+    element: lazyPage(() => import('../features/settings/pages/system-settings-page'), 'SystemSettingsPage'),
+  },
+  {
+    key: 'other',
+    labelKey: 'settings.tabs.other',
+    access: 'root',
+    element: lazyPage(() => import('../features/settings/pages/other-settings-page'), 'OtherSettingsPage'),
+  },
 ];

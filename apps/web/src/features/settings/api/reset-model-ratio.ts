@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { settingsKeys } from './settings-keys';
+
+/** POST /api/option/rest_model_ratio — puts ModelRatio back to the built-in defaults. */
+export function resetModelRatio(): Promise<unknown> {
+  return apiClient.post('/api/option/rest_model_ratio');
+}
+
+export function useResetModelRatioMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: resetModelRatio,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.options() }),
+  });
+}
