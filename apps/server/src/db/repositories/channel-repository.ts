@@ -1,5 +1,4 @@
 import {
-  type Expression,
   type Insertable,
   type Kysely,
   type Selectable,
