@@ -36,6 +36,7 @@ export default defineConfig({
       serverProject('server-postgres', 'postgres'),
       serverProject('server-mysql', 'mysql'),
       'apps/web/vitest.config.ts',
+      'apps/web/vitest.e2e.config.ts',
     ],
   },
 });

@@ -29,7 +29,9 @@ const selfUser = {
 
 describe('route table', () => {
   it('only routes pages that exist and links the sidebar through menu keys', () => {
-    expect([...availableMenuKeys].sort()).toEqual(['setting', 'user']);
+    expect([...availableMenuKeys].sort()).toEqual(['about', 'home', 'setting', 'user']);
+    expect(appRoutes.find((route) => route.path === '/')?.chrome).toBe('bare');
+    expect(landingPaths.afterThirdPartyLogin).toBe('/');
     expect(appRoutes.find((route) => route.path === '/user')?.access).toBe('admin');
     expect(appRoutes.find((route) => route.path === '/login')?.access).toBe('public');
     expect(landingPaths.afterPasswordLogin).toBe('/setting?tab=personal');

@@ -32,6 +32,19 @@ export interface AppRoute {
  */
 export const appRoutes: AppRoute[] = [
   {
+    path: '/',
+    access: 'public',
+    menuKey: 'home',
+    chrome: 'bare',
+    element: lazyPage(() => import('../features/home/pages/home-page'), 'HomePage'),
+  },
+  {
+    path: '/about',
+    access: 'public',
+    menuKey: 'about',
+    element: lazyPage(() => import('../features/about/pages/about-page'), 'AboutPage'),
+  },
+  {
     path: '/login',
     access: 'public',
     element: lazyPage(() => import('../features/auth/pages/login-page'), 'LoginPage'),

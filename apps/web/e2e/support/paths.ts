@@ -1,0 +1,8 @@
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (apps/web/e2e/support → ../../../..). */
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/** CI artefacts (gitignored). */
+export const ARTIFACTS_DIR = `${REPO_ROOT}artifacts`;
+/** Where the end-to-end tests save their screenshots. */
+export const SCREENSHOT_DIR = `${ARTIFACTS_DIR}/screenshots`;
