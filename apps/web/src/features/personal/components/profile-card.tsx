@@ -1,13 +1,17 @@
-import { Avatar, Card, Col, Flex, Row, Statistic, Tag, Typography } from 'antd';
+import { EditOutlined } from '@ant-design/icons';
+import { Avatar, Button, Card, Col, Flex, Row, Statistic, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatQuota } from '../../../lib/quota';
 import type { SelfUser } from '../api/get-self';
+import { EditProfileModal } from './edit-profile-modal';
 import { roleLabelKey } from './role-label';
 
 /** Name, role, group and the balance figures (balance, used quota, request count). */
 export function ProfileCard({ user }: { user: SelfUser }) {
   const { t } = useTranslation('personal');
   const formatQuota = useFormatQuota();
+  const [editOpen, setEditOpen] = useState(false);
   return (
     <Card>
       <Flex gap={16} align="center" wrap style={{ marginBottom: 16 }}>
@@ -24,6 +28,9 @@ export function ProfileCard({ user }: { user: SelfUser }) {
             {user.group ? <Tag>{t('profile.group', { group: user.group })}</Tag> : null}
           </Flex>
         </Flex>
+        <Button icon={<EditOutlined />} onClick={() => setEditOpen(true)} style={{ marginLeft: 'auto' }}>
+          {t('profile.edit.open')}
+        </Button>
       </Flex>
       <Row gutter={[16, 16]}>
         <Col xs={24} sm={8}>
@@ -36,6 +43,7 @@ export function ProfileCard({ user }: { user: SelfUser }) {
           <Statistic title={t('profile.requestCount')} value={user.request_count} />
         </Col>
       </Row>
+      <EditProfileModal open={editOpen} user={user} onClose={() => setEditOpen(false)} />
     </Card>
   );
 }
