@@ -17,6 +17,26 @@ export interface DatabaseHandle {
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than running the
+ * statement on the hot path. Statements are reusable, so keep the recent ones (bounded).
+ */
+function withStatementCache(sqlite: SQLite.Database, limit = 500) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(source: string) {
+      let statement = cache.get(source);
+      if (statement === undefined) {
+        statement = sqlite.prepare(source);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
+        cache.set(source, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 /** Opens a connection pool for the target. SQLite runs in WAL mode with a busy timeout. */
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   let db: Kysely<Database>;
@@ -28,7 +48,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = OFF');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (target.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: target.location,

@@ -1,3 +1,4 @@
+import { preloadTokenizers } from '@switchyard/relay-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { BillingService } from '../billing/billing-service.ts';
 import type { Config } from '../config/env.ts';
@@ -40,6 +41,8 @@ interface RelayDependencies {
 export async function createRelayRuntime(
   deps: RelayDependencies,
 ): Promise<{ runtime: RelayRuntime; stop: () => Promise<void> }> {
+  // Load the tokenizer tables now, not on the first request (about 0.8 s and 70 MB).
+  preloadTokenizers();
   const channelIndex = new ChannelIndex(() => deps.channels.listEnabledForIndex());
   await channelIndex.rebuild();
   const runtime: RelayRuntime = {

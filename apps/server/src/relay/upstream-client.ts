@@ -16,7 +16,9 @@ export class UpstreamClient {
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
-      connections: 512,
+      // No per-origin cap: a cap makes extra requests wait silently inside undici (thousands of
+      // open streams to one provider are normal). Overload protection belongs in front of it.
+      connections: null,
       pipelining: 1,
       connect: { timeout: config.upstreamConnectTimeoutSeconds * 1000 },
       headersTimeout: config.relayTimeoutSeconds * 1000,
