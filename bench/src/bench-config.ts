@@ -1,0 +1,105 @@
+/**
+ * Benchmark settings, read from the environment once. Every duration is configurable so a smoke
+ * run (`BENCH_QUICK=1`, under a minute) and the full run (~6 minutes) use the same code.
+ */
+export type TargetName = 'mock' | 'bare' | 'switchyard' | 'portkey';
+
+export const ALL_TARGETS: readonly TargetName[] = ['mock', 'bare', 'switchyard', 'portkey'];
+
+export interface BenchConfig {
+  quick: boolean;
+  targets: TargetName[];
+  /** Seconds of closed-loop load before a target is measured (JIT, pools, caches). */
+  warmupSeconds: number;
+  /** Seconds per measured phase (fixed rates, saturation, embeddings, streams). */
+  durationSeconds: number;
+  /** Non-stream chat rates, requests per second. */
+  rates: number[];
+  /** Connections of the closed-loop saturation phase. */
+  saturationConnections: number;
+  /** Embeddings rate, requests per second. */
+  embeddingsRate: number;
+  /** Streamed chat: new streams per second (open loop), content chunks, and milliseconds between events. */
+  streamRate: number;
+  streamChunks: number;
+  streamIntervalMs: number;
+  /** Concurrency test: simultaneous slow streams, milliseconds between events, seconds each stream lasts. */
+  concurrentStreams: number;
+  concurrentIntervalMs: number;
+  concurrentHoldSeconds: number;
+  /** Soak test of Switchyard (seconds; 0 = none) at `soakRate` chat req/s, reporting the RSS slope. */
+  soakSeconds: number;
+  soakRate: number;
+  /** How Switchyard runs: the esbuild bundle (`dist`, built first) or the TypeScript source through tsx. */
+  switchyardMode: 'dist' | 'source';
+  skipBuild: boolean;
+  /** Pin each gateway to CPU 1 and the mock + load generator to CPU 0 (taskset). */
+  pin: boolean;
+  /** Markdown report path (relative to the repository root); null = do not write one. */
+  outputPath: string | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+function number(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min)
+    throw new Error(`${name} must be a number ≥ ${min}, got "${raw}"`);
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  return raw === '1' || raw === 'true' || raw === 'yes';
+}
+
+function list(env: Env, name: string, fallback: string): string[] {
+  return (env[name]?.trim() || fallback)
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+export function loadBenchConfig(env: Env = process.env): BenchConfig {
+  const quick = flag(env, 'BENCH_QUICK', false);
+  const targets = list(env, 'BENCH_TARGETS', ALL_TARGETS.join(','));
+  for (const target of targets) {
+    if (!ALL_TARGETS.includes(target as TargetName)) {
+      throw new Error(`BENCH_TARGETS: unknown target "${target}" (known: ${ALL_TARGETS.join(', ')})`);
+    }
+  }
+  if (!targets.includes('mock')) targets.unshift('mock'); // the baseline every added latency needs
+  const mode = (env.BENCH_SWITCHYARD?.trim() || 'dist').toLowerCase();
+  if (mode !== 'dist' && mode !== 'source') throw new Error(`BENCH_SWITCHYARD must be dist or source`);
+  const rates = list(env, 'BENCH_RATES', quick ? '1000' : '500,1000,2000').map((rate) => {
+    const value = Number(rate);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_RATES: bad rate "${rate}"`);
+    return value;
+  });
+  const output = env.BENCH_OUTPUT?.trim();
+  return {
+    quick,
+    targets: targets as TargetName[],
+    warmupSeconds: number(env, 'BENCH_WARMUP', quick ? 0.5 : 2),
+    durationSeconds: number(env, 'BENCH_DURATION', quick ? 1 : 8, 1),
+    rates,
+    saturationConnections: number(env, 'BENCH_SAT_CONNECTIONS', 64, 1),
+    embeddingsRate: number(env, 'BENCH_EMBED_RATE', 1000, 1),
+    streamRate: number(env, 'BENCH_STREAM_RATE', 200, 1),
+    streamChunks: number(env, 'BENCH_STREAM_CHUNKS', 10, 1),
+    streamIntervalMs: number(env, 'BENCH_STREAM_INTERVAL_MS', 10, 0),
+    concurrentStreams: number(env, 'BENCH_STREAMS', quick ? 300 : 5000, 1),
+    concurrentIntervalMs: number(env, 'BENCH_SLOW_STREAM_MS', quick ? 500 : 1000, 10),
+    concurrentHoldSeconds: number(env, 'BENCH_STREAM_HOLD', quick ? 2 : 15, 1),
+    soakSeconds: number(env, 'BENCH_SOAK', 0),
+    soakRate: number(env, 'BENCH_SOAK_RATE', 500, 1),
+    switchyardMode: mode,
+    skipBuild: flag(env, 'BENCH_SKIP_BUILD', false),
+    pin: flag(env, 'BENCH_PIN', true),
+    outputPath:
+      output === 'none' ? null : output || (quick ? 'bench/results/quick.md' : 'docs/benchmarks.md'),
+  };
+}

@@ -1,0 +1,377 @@
+/** Renders one run as Markdown: tables per phase, ratios, the issue's targets, machine and versions. */
+import type { TargetName } from './bench-config.ts';
+import type { BenchRun, PhaseResult, TargetResults } from './bench-results.ts';
+import type { LatencySummary } from './load/latency-recorder.ts';
+
+const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+const rate = (value: number) => Math.round(value).toLocaleString('en-US');
+const megabytes = (bytes: number) => `${Math.round(bytes / 2 ** 20)}`;
+const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, i) =>
+    Math.max(cell.length, 3, ...rows.map((row) => (row[i] ?? '').length)),
+  );
+  const line = (cells: string[], right: boolean) =>
+    `| ${cells.map((cell, i) => (right && i > 0 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join(' | ')} |`;
+  const rule = `| ${widths.map((width, i) => (i === 0 ? '-'.repeat(width) : `${'-'.repeat(width - 1)}:`)).join(' | ')} |`;
+  return [line(header, true), rule, ...rows.map((row) => line(row, true))].join('\n');
+}
+
+function failures(phase: PhaseResult): string {
+  const { failed, ok } = phase.load;
+  if (failed === 0) return '0';
+  return `${failed} (${fixed((failed * 100) / (failed + ok), 1)}%)`;
+}
+
+function byName(run: BenchRun, name: TargetName): TargetResults | undefined {
+  return run.targets.find((target) => target.name === name);
+}
+
+function added(value: LatencySummary | undefined, base: LatencySummary | undefined, key: 'p50' | 'p99') {
+  if (!value || !base || value.count === 0 || base.count === 0) return Number.NaN;
+  return value[key] - base[key];
+}
+
+function latencyTable(
+  run: BenchRun,
+  pick: (target: TargetResults) => PhaseResult | undefined,
+  options: { firstByte?: boolean; unit?: string } = {},
+): string {
+  const base = byName(run, 'mock');
+  const baseLatency = (phase: PhaseResult | undefined) =>
+    options.firstByte ? phase?.load.firstByte : phase?.load.latency;
+  const header = ['target', `${options.unit ?? 'req'}/s`, 'p50 ms', 'p99 ms', 'added p50 ms', 'added p99 ms'];
+  if (options.firstByte)
+    header.splice(2, 0, 'first byte p50', 'first byte p99', 'added first byte p50', 'added first byte p99');
+  header.push('failed');
+  const rows: string[][] = [];
+  for (const target of run.targets) {
+    const phase = pick(target);
+    if (!phase) continue;
+    const basePhase = base ? pick(base) : undefined;
+    const { latency } = phase.load;
+    const isBase = target.name === 'mock';
+    const row = [
+      target.label,
+      rate(phase.load.rps),
+      fixed(latency.p50),
+      fixed(latency.p99),
+      isBase ? '—' : signed(added(latency, basePhase?.load.latency, 'p50')),
+      isBase ? '—' : signed(added(latency, basePhase?.load.latency, 'p99')),
+    ];
+    if (options.firstByte) {
+      const first = phase.load.firstByte;
+      row.splice(
+        2,
+        0,
+        fixed(first?.p50 ?? Number.NaN),
+        fixed(first?.p99 ?? Number.NaN),
+        isBase ? '—' : signed(added(first, baseLatency(basePhase), 'p50')),
+        isBase ? '—' : signed(added(first, baseLatency(basePhase), 'p99')),
+      );
+    }
+    row.push(failures(phase));
+    rows.push(row);
+  }
+  return table(header, rows);
+}
+
+function saturationTable(run: BenchRun): string {
+  const bare = byName(run, 'bare')?.saturation?.load.rps;
+  const portkey = byName(run, 'portkey')?.saturation?.load.rps;
+  const rows = run.targets.flatMap((target) => {
+    const phase = target.saturation;
+    if (!phase) return [];
+    const { load } = phase;
+    const cpuPerRequest = load.ok > 0 ? (phase.cpuMs * 1000) / load.ok : Number.NaN;
+    const busy = (phase.cpuMs * 100) / (load.seconds * 1000);
+    return [
+      [
+        target.label,
+        rate(load.rps),
+        fixed(load.latency.p50),
+        fixed(load.latency.p99),
+        `${fixed(busy, 0)}%`,
+        fixed(cpuPerRequest, 0),
+        megabytes(phase.peakRss),
+        bare ? `${fixed((load.rps * 100) / bare, 0)}%` : '—',
+        portkey ? `${fixed(load.rps / portkey, 2)}×` : '—',
+        failures(phase),
+      ],
+    ];
+  });
+  return table(
+    [
+      'target',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'target CPU',
+      'CPU µs/req',
+      'peak RSS MB',
+      'vs bare proxy',
+      'vs Portkey',
+      'failed',
+    ],
+    rows,
+  );
+}
+
+function concurrencyTable(run: BenchRun): string {
+  const rows = run.targets.flatMap((target) => {
+    const phase = target.concurrency;
+    if (!phase) return [];
+    const { load } = phase;
+    const perStream = load.peakOpen
+      ? ((phase.peakRss - phase.baselineRss) / load.peakOpen / 1024).toFixed(0)
+      : '—';
+    return [
+      [
+        target.label,
+        String(phase.requested),
+        String(load.opened ?? 0),
+        String(load.peakOpen ?? 0),
+        String(load.ok),
+        failures(phase),
+        load.allOpenAfterMs == null ? 'never' : fixed(load.allOpenAfterMs / 1000, 1),
+        fixed(load.firstByte?.p99 ?? Number.NaN, 0),
+        megabytes(phase.baselineRss),
+        megabytes(phase.peakRss),
+        perStream,
+        megabytes(phase.afterRss),
+      ],
+    ];
+  });
+  return table(
+    [
+      'target',
+      'streams',
+      'opened',
+      'peak open',
+      'completed',
+      'failed',
+      'all open after s',
+      'first byte p99 ms',
+      'RSS before MB',
+      'peak RSS MB',
+      'KB per stream',
+      'RSS after MB',
+    ],
+    rows,
+  );
+}
+
+function verdict(ok: boolean | undefined): string {
+  if (ok === undefined) return 'not measured';
+  return ok ? 'met' : 'missed';
+}
+
+function targetsTable(run: BenchRun): string {
+  const switchyard = byName(run, 'switchyard');
+  const bare = byName(run, 'bare');
+  const portkey = byName(run, 'portkey');
+  const mock = byName(run, 'mock');
+  const rows: string[][] = [];
+  const satS = switchyard?.saturation?.load.rps;
+  const satB = bare?.saturation?.load.rps;
+  const satP = portkey?.saturation?.load.rps;
+  rows.push([
+    'Throughput ≥ 80% of the bare proxy (chat, saturation)',
+    satS && satB ? `${fixed((satS * 100) / satB, 0)}%` : '—',
+    verdict(satS && satB ? satS >= 0.8 * satB : undefined),
+  ]);
+  rows.push([
+    'Throughput ≥ 5× Portkey (chat, saturation)',
+    satS && satP ? `${fixed(satS / satP, 2)}×` : '—',
+    verdict(satS && satP ? satS >= 5 * satP : undefined),
+  ]);
+  const at1000 = switchyard?.fixedRates[1000];
+  const base1000 = mock?.fixedRates[1000];
+  const p50 = added(at1000?.load.latency, base1000?.load.latency, 'p50');
+  const p99 = added(at1000?.load.latency, base1000?.load.latency, 'p99');
+  rows.push([
+    'Added latency p50 ≤ 1 ms at 1,000 req/s',
+    Number.isNaN(p50) ? '—' : `${signed(p50)} ms`,
+    verdict(Number.isNaN(p50) ? undefined : p50 <= 1),
+  ]);
+  rows.push([
+    'Added latency p99 ≤ 3 ms at 1,000 req/s',
+    Number.isNaN(p99) ? '—' : `${signed(p99)} ms`,
+    verdict(Number.isNaN(p99) ? undefined : p99 <= 3),
+  ]);
+  const firstByte = added(switchyard?.streams?.load.firstByte, mock?.streams?.load.firstByte, 'p50');
+  rows.push([
+    'Streaming first-byte overhead ≤ 1 ms (p50)',
+    Number.isNaN(firstByte) ? '—' : `${signed(firstByte)} ms`,
+    verdict(Number.isNaN(firstByte) ? undefined : firstByte <= 1),
+  ]);
+  const concurrency = switchyard?.concurrency;
+  const streamsOk = concurrency
+    ? concurrency.requested >= 5000 &&
+      concurrency.load.ok === concurrency.requested &&
+      concurrency.peakRss < 600 * 2 ** 20
+    : undefined;
+  rows.push([
+    '5,000 concurrent streams under 600 MB RSS',
+    concurrency
+      ? `${concurrency.load.ok}/${concurrency.requested} completed, peak ${megabytes(concurrency.peakRss)} MB`
+      : '—',
+    verdict(streamsOk),
+  ]);
+  const soak = switchyard?.soak;
+  rows.push([
+    'No RSS growth over a 10-minute soak (slope)',
+    soak
+      ? `${fixed(soak.slopeMbPerMinute, 2)} MB/min over ${fixed(soak.seconds / 60, 1)} min at ${soak.rate} req/s`
+      : 'not part of this run (BENCH_SOAK=600)',
+    soak ? verdict(soak.seconds >= 600 && Math.abs(soak.slopeMbPerMinute) < 0.5) : 'not measured',
+  ]);
+  return table(['target (issue 9)', 'this run', 'verdict'], rows);
+}
+
+export function renderReport(run: BenchRun): string {
+  const { config, machine } = run;
+  const sections: string[] = [];
+  sections.push(`# Benchmarks
+
+Switchyard's relay measured side by side with a bare undici pass-through proxy (the floor for any
+Node gateway) and Portkey's open-source gateway, all relaying to the project's mock upstream on the
+same machine, in one run of \`${run.command ?? 'npm run bench'}\`.${
+    config.quick ? ' **Quick smoke run: the numbers are not meaningful.**' : ''
+  } Ratios come from this single run and are not asserted by any test. "Added" latency is a
+target's percentile minus the same percentile of the mock upstream called directly under the
+same load.
+
+- Date: ${machine.date.slice(0, 10)} (the run took ${Math.round(run.elapsedSeconds)} s${config.soakSeconds > 0 ? `, ${config.soakSeconds} s of it the soak` : ''})
+- Machine: ${machine.cores} × ${machine.cpuModel}, ${machine.memoryGiB} GiB memory, Linux ${machine.kernel}, open-file limit ${machine.fileDescriptorLimit}
+- Node ${machine.node}; Switchyard ${machine.versions.switchyard} (commit ${machine.commit}), fastify ${machine.versions.fastify}, undici ${machine.versions.undici}
+- autocannon ${machine.versions.autocannon}; @portkey-ai/gateway ${machine.versions['@portkey-ai/gateway']} with @hono/node-server ${machine.versions['@hono/node-server']} (npm override), hono ${machine.versions.hono}
+- CPU placement: ${run.pinned ? 'each gateway pinned to CPU 1; mock upstream and load generator share CPU 0 (taskset)' : 'not pinned: every process shares all cores'}
+- Phases: ${config.durationSeconds} s each after ${config.warmupSeconds} s of warm-up, lightest first, 1 s apart; Switchyard with SQLite, \`LOG_LEVEL=warn\`, default options (consume logs on, batched)`);
+  const background = run.targets
+    .map((target) => `${target.label} ${fixed(target.backgroundCpuPercent, 0)}%`)
+    .join(', ');
+  sections.push(
+    `Other processes on the machine (not part of the benchmark) used ${fixed(run.busyBeforeStartPercent, 0)}% of the CPU ` +
+      `just before the run, and during each target's phases: ${background}.` +
+      (run.targets.some((target) => target.backgroundCpuPercent >= 10) || run.busyBeforeStartPercent >= 10
+        ? ' **The machine was not idle throughout (above 10%): treat the affected rows with suspicion.**'
+        : ''),
+  );
+  if (run.notes.length > 0) sections.push(run.notes.map((note) => `> ${note}`).join('\n>\n'));
+
+  sections.push(`## Targets from issue 9\n\n${targetsTable(run)}`);
+
+  sections.push(`## Non-stream chat at saturation
+
+Closed loop: ${config.saturationConnections} autocannon connections, as fast as each target answers. "Target CPU" is
+the share of one core the target process used (user + system, from /proc); below ~90% the target
+was not the bottleneck (the mock and the load generator were). CPU µs/req is that CPU time divided
+by the requests served: the cost per request, independent of how the cores were shared.
+
+${saturationTable(run)}`);
+
+  for (const value of config.rates) {
+    sections.push(`## Non-stream chat at ${value.toLocaleString('en-US')} req/s
+
+${latencyTable(run, (target) => target.fixedRates[value])}`);
+  }
+
+  sections.push(`## Streamed chat
+
+${config.streamRate} new streams per second (open loop) for ${config.durationSeconds} s; each stream has
+${config.streamChunks} content chunks ${config.streamIntervalMs} ms apart (mock scenario
+\`slow-stream-${config.streamIntervalMs},chunks-${config.streamChunks}\`) and asks for usage. First byte = first body
+bytes; total = \`data: [DONE]\` received.
+
+${latencyTable(run, (target) => target.streams, { firstByte: true, unit: 'streams' })}`);
+
+  sections.push(`## Embeddings at ${config.embeddingsRate.toLocaleString('en-US')} req/s
+
+${latencyTable(run, (target) => target.embeddings)}`);
+
+  sections.push(`## Concurrent slow streams
+
+Streams opened in batches of 250 every 25 ms and held open for about ${config.concurrentHoldSeconds} s (one event
+every ${config.concurrentIntervalMs} ms). RSS is the target process's resident memory; "KB per stream" =
+(peak − before) / peak open streams. A gateway that caps its upstream connections per origin
+queues the streams beyond the cap until a connection frees up; the client gives up on a stream
+after ${config.concurrentHoldSeconds + 20} s without response headers (\`Headers Timeout Error\`).
+
+${concurrencyTable(run)}`);
+
+  const soakOf = run.targets.find((target) => target.soak);
+  if (soakOf?.soak) {
+    const { soak } = soakOf;
+    sections.push(`## Soak
+
+${soakOf.label} at ${soak.rate} chat req/s for ${fixed(soak.seconds / 60, 1)} min (after its light phases,
+before the heavy ones): ${rate(soak.load.ok)} requests,
+${failures(soak)} failed, p50 ${fixed(soak.load.latency.p50)} ms, p99 ${fixed(soak.load.latency.p99)} ms. RSS ${megabytes(soak.startRss)} MB at
+the start, ${megabytes(soak.endRss)} MB at the end, peak ${megabytes(soak.peakRss)} MB; least-squares slope over the last 80%:
+**${fixed(soak.slopeMbPerMinute, 2)} MB/min**.${
+      soak.rssPerMinuteMb?.length
+        ? ` RSS at the end of each minute (MB): ${soak.rssPerMinuteMb.join(', ')}.`
+        : ''
+    }`);
+  }
+
+  const failureNotes = run.targets.flatMap((target) => {
+    const phases: [string, PhaseResult | undefined][] = [
+      ...Object.entries(target.fixedRates).map(([value, phase]): [string, PhaseResult] => [
+        `chat at ${value}/s`,
+        phase,
+      ]),
+      ['chat at saturation', target.saturation],
+      ['embeddings', target.embeddings],
+      ['streamed chat', target.streams],
+      ['concurrent streams', target.concurrency],
+      ['soak', target.soak],
+    ];
+    return phases.flatMap(([name, phase]) =>
+      phase && phase.load.failed > 0
+        ? [
+            `- ${target.label}, ${name}: ${phase.load.failed} failed; first: ${phase.load.firstFailure ?? 'unknown'}`,
+          ]
+        : [],
+    );
+  });
+  if (failureNotes.length > 0) sections.push(`## Failed requests\n\n${failureNotes.join('\n')}`);
+
+  sections.push(`## Method
+
+- Every process is separate: the mock upstream, the load generator, and the target under test;
+  targets run one at a time and are stopped before the next starts. All traffic is on 127.0.0.1.
+- Request: OpenAI chat (\`gpt-4o-mini\`, a system and a user message, \`max_tokens\` 64), the
+  same bytes for every target. Switchyard authenticates a token, prices and reserves quota,
+  relays to a channel pointed at the mock, settles and writes a consume log row — all of its
+  normal work. Portkey gets \`x-portkey-provider: openai\` and \`x-portkey-custom-host\` (the mock).
+- Fixed rates: autocannon's rate limit sends each connection's share of a second back-to-back,
+  so the load generator runs up to 100 small autocannon instances (4 connections, 20 req/s each)
+  with their one-second windows staggered evenly across the second (a short, 4-wide run of
+  requests every 1/N s). Response times come from
+  autocannon's \`response\` events at sub-millisecond resolution (its own histogram keeps whole
+  milliseconds). Requests that are not 2xx are counted as failed and excluded from latency.
+- Streams are timed with undici (autocannon sees only whole responses): first body byte and end.
+- The load generator and the mock share one core when pinned, so the absolute numbers are those
+  of a 2-core machine doing everything at once; compare the rows with each other.
+
+## How to reproduce
+
+\`\`\`sh
+npm install
+npm run bench                      # full run (~6 minutes), writes docs/benchmarks.md
+BENCH_QUICK=1 npm run bench        # smoke run (< 1 minute), writes bench/results/quick.md
+\`\`\`
+
+Settings (environment): \`BENCH_TARGETS\` (mock,bare,switchyard,portkey), \`BENCH_DURATION\` (s per
+phase), \`BENCH_WARMUP\`, \`BENCH_RATES\` (500,1000,2000), \`BENCH_SAT_CONNECTIONS\` (64),
+\`BENCH_EMBED_RATE\` (1000), \`BENCH_STREAM_RATE\` (200), \`BENCH_STREAM_CHUNKS\`, \`BENCH_STREAM_INTERVAL_MS\`,
+\`BENCH_STREAMS\` (5000), \`BENCH_SLOW_STREAM_MS\` (1000), \`BENCH_STREAM_HOLD\` (15 s), \`BENCH_SOAK\` (s, 0 = none;
+600 for the 10-minute soak), \`BENCH_SOAK_RATE\` (500), \`BENCH_WAIT_IDLE\` (s to wait for a quiet machine),
+\`BENCH_SWITCHYARD\` (dist | source), \`BENCH_SKIP_BUILD\`, \`BENCH_PIN\` (1), \`BENCH_OUTPUT\` (path or none).
+Each run also writes its raw numbers to \`bench/results/latest.json\` (not committed);
+\`node --import tsx bench/src/render-report.ts\` renders this page again from them.`);
+  return `${sections.join('\n\n')}\n`;
+}

@@ -1,0 +1,61 @@
+/** What one run measured, per target and phase (kept plain so it can be written as JSON). */
+import type { BenchConfig, TargetName } from './bench-config.ts';
+import type { LoadResult } from './load/load-jobs.ts';
+import type { MachineInfo } from './machine-info.ts';
+
+export interface PhaseResult {
+  load: LoadResult;
+  /** Peak resident memory of the process under test during the phase, bytes. */
+  peakRss: number;
+  /** CPU time the process under test used during the phase, milliseconds. */
+  cpuMs: number;
+}
+
+export interface ConcurrencyResult extends PhaseResult {
+  requested: number;
+  /** RSS just before the streams were opened, bytes. */
+  baselineRss: number;
+  /** RSS a second after the streams ended, bytes. */
+  afterRss: number;
+}
+
+export interface SoakResult extends PhaseResult {
+  seconds: number;
+  rate: number;
+  /** RSS at the start and end of the soak, bytes. */
+  startRss: number;
+  endRss: number;
+  /** Least-squares slope of RSS over the last 80% of the soak, MB per minute. */
+  slopeMbPerMinute: number;
+  /** RSS at the end of each minute of the soak, MB (absent in runs made before it was recorded). */
+  rssPerMinuteMb?: number[];
+}
+
+export interface TargetResults {
+  name: TargetName;
+  label: string;
+  /** RSS right after start-up and the probe, bytes. */
+  idleRss: number;
+  /** CPU used by other processes on the machine while this target was measured, % of all cores. */
+  backgroundCpuPercent: number;
+  fixedRates: Record<number, PhaseResult>;
+  saturation?: PhaseResult;
+  embeddings?: PhaseResult;
+  streams?: PhaseResult;
+  concurrency?: ConcurrencyResult;
+  soak?: SoakResult;
+}
+
+export interface BenchRun {
+  /** The command line that produced the run (BENCH_* settings and niceness included). */
+  command?: string;
+  config: BenchConfig;
+  machine: MachineInfo;
+  pinned: boolean;
+  /** CPU used by other processes in the seconds before the run started, % of all cores. */
+  busyBeforeStartPercent: number;
+  notes: string[];
+  targets: TargetResults[];
+  /** Seconds the whole run took. */
+  elapsedSeconds: number;
+}

@@ -1,0 +1,390 @@
+/**
+ * `npm run bench`: starts the mock upstream, the bare undici proxy, Switchyard and Portkey's
+ * gateway as separate processes, drives each in turn from a separate load-generator process,
+ * prints the results and writes them as Markdown (docs/benchmarks.md for a full run).
+ * Exits non-zero when a target cannot start, does not relay, or dies during the run.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, getPriority } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type BenchConfig, loadBenchConfig, type TargetName } from './bench-config.ts';
+import { renderReport } from './bench-report.ts';
+import type { BenchRun, ConcurrencyResult, PhaseResult, TargetResults } from './bench-results.ts';
+import type { LoadClient } from './load/load-client.ts';
+import { startLoadClient } from './load/load-client.ts';
+import type { LoadJob } from './load/load-jobs.ts';
+import { machineInfo } from './machine-info.ts';
+import { backgroundCpu, hasTaskset, readCpuMs, readRss, sampleRss, stopAll } from './processes.ts';
+import {
+  buildSwitchyard,
+  checkPortkeyInstalled,
+  probeTarget,
+  repositoryRoot,
+  startBareProxy,
+  startMock,
+  startPortkey,
+  startSwitchyard,
+  type Target,
+} from './targets.ts';
+
+const chatMessages = [
+  { role: 'system', content: 'You are a helpful assistant. Answer briefly.' },
+  { role: 'user', content: 'Write one short sentence about load testing an AI gateway.' },
+];
+
+function bodies(config: BenchConfig) {
+  const streamMessages = (scenario: string) => [
+    chatMessages[0],
+    { role: 'user', content: `${chatMessages[1]!.content} [[mock:${scenario}]]` },
+  ];
+  const streamOf = (scenario: string) =>
+    JSON.stringify({
+      model: 'gpt-4o-mini',
+      messages: streamMessages(scenario),
+      max_tokens: 256,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  const concurrentChunks = Math.max(
+    1,
+    Math.round((config.concurrentHoldSeconds * 1000) / config.concurrentIntervalMs) - 4,
+  );
+  return {
+    chat: JSON.stringify({ model: 'gpt-4o-mini', messages: chatMessages, max_tokens: 64 }),
+    stream: streamOf(`slow-stream-${config.streamIntervalMs},chunks-${config.streamChunks}`),
+    concurrent: streamOf(`slow-stream-${config.concurrentIntervalMs},chunks-${concurrentChunks}`),
+    embeddings: JSON.stringify({
+      model: 'text-embedding-3-small',
+      input: 'The quick brown fox jumps over the lazy dog.',
+      encoding_format: 'float',
+    }),
+  };
+}
+
+/** How many simultaneous streams this machine allows: each gateway holds two sockets per stream. */
+function concurrencyLimit(requested: number, notes: string[]): number {
+  let softLimit = Number.POSITIVE_INFINITY;
+  try {
+    softLimit = Number(
+      process.env.BENCH_FD_LIMIT || execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim(),
+    );
+  } catch {
+    // unknown: try the requested count
+  }
+  if (!Number.isFinite(softLimit) || softLimit <= 0) return requested;
+  const allowed = Math.floor((softLimit - 256) / 2);
+  if (allowed >= requested) return requested;
+  notes.push(
+    `The concurrency test was scaled down from ${requested} to ${allowed} streams: the open-file limit ` +
+      `(ulimit -n) is ${softLimit} and a gateway needs two sockets per stream. Raise it to run the full test.`,
+  );
+  return Math.max(1, allowed);
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+async function measure(
+  target: Target,
+  load: LoadClient,
+  job: LoadJob,
+): Promise<PhaseResult & { rssSamples: { at: number; rss: number }[] }> {
+  const { pid } = target.process;
+  const sampler = sampleRss(pid);
+  const cpuBefore = readCpuMs(pid);
+  try {
+    const result = await Promise.race([load.run(job), target.process.exited]);
+    const rss = sampler.stop();
+    return { load: result, peakRss: rss.peak, cpuMs: readCpuMs(pid) - cpuBefore, rssSamples: rss.samples };
+  } finally {
+    sampler.stop();
+  }
+}
+
+/** Least-squares slope of RSS (MB per minute) over the samples after the first fifth of the soak. */
+function rssSlope(samples: { at: number; rss: number }[]): number {
+  const kept = samples.slice(Math.floor(samples.length / 5));
+  if (kept.length < 2) return 0;
+  const xs = kept.map((sample) => (sample.at - kept[0]!.at) / 60_000);
+  const ys = kept.map((sample) => sample.rss / 2 ** 20);
+  const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const meanY = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let numerator = 0;
+  let denominator = 0;
+  for (let i = 0; i < xs.length; i++) {
+    numerator += (xs[i]! - meanX) * (ys[i]! - meanY);
+    denominator += (xs[i]! - meanX) ** 2;
+  }
+  return denominator === 0 ? 0 : numerator / denominator;
+}
+
+/** The RSS sample closest to the end of each minute, MB. */
+function perMinute(samples: { at: number; rss: number }[]): number[] {
+  if (samples.length === 0) return [];
+  const start = samples[0]!.at;
+  const minutes: number[] = [];
+  for (const sample of samples) {
+    minutes[Math.floor((sample.at - start) / 60_000)] = Math.round(sample.rss / 2 ** 20);
+  }
+  return minutes.filter((value) => value !== undefined);
+}
+
+const strip = ({ rssSamples: _samples, ...phase }: PhaseResult & { rssSamples?: unknown }): PhaseResult =>
+  phase;
+
+const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+const ms = (value: number) => value.toFixed(2);
+
+function describe(phase: string, result: PhaseResult): void {
+  const { load } = result;
+  const failures = load.failed > 0 ? `, ${load.failed} failed (${load.firstFailure})` : '';
+  const firstByte = load.firstByte ? `, first byte p50 ${ms(load.firstByte.p50)} ms` : '';
+  log(
+    `  ${phase}: ${load.rps.toFixed(0)}/s, p50 ${ms(load.latency.p50)} ms, p99 ${ms(load.latency.p99)} ms` +
+      `${firstByte}, peak RSS ${mb(result.peakRss)}${failures}`,
+  );
+}
+
+async function benchTarget(
+  target: Target,
+  load: LoadClient,
+  config: BenchConfig,
+  streams: number,
+): Promise<TargetResults> {
+  const body = bodies(config);
+  const path = (route: string) => `${target.url}${route}`;
+  const chat = { url: path('/v1/chat/completions'), headers: target.headers, body: body.chat };
+  await probeTarget(target, body);
+  log(`${target.label}: pid ${target.process.pid}, warming up`);
+  if (config.warmupSeconds > 0) {
+    await measure(target, load, {
+      kind: 'saturate',
+      ...chat,
+      connections: 16,
+      durationSeconds: config.warmupSeconds,
+    });
+  }
+  const results: TargetResults = {
+    name: target.name,
+    label: target.label,
+    idleRss: readRss(target.process.pid),
+    backgroundCpuPercent: 0,
+    fixedRates: {},
+  };
+  // Lighter phases first, and a pause after each, so a backlog left by an overloaded phase
+  // (queued log rows, settlements) does not spill into the next measurement.
+  const pause = () => new Promise((resolve) => setTimeout(resolve, config.quick ? 200 : 1_000));
+  const chatAt = async (rate: number) => {
+    const result = await measure(target, load, {
+      kind: 'paced',
+      ...chat,
+      rate,
+      durationSeconds: config.durationSeconds,
+    });
+    results.fixedRates[rate] = strip(result);
+    describe(`chat @ ${rate}/s`, result);
+    await pause();
+  };
+  const rates = [...config.rates].sort((a, b) => a - b);
+  for (const rate of rates.filter((value) => value <= config.embeddingsRate)) await chatAt(rate);
+  results.embeddings = strip(
+    await measure(target, load, {
+      kind: 'paced',
+      url: path('/v1/embeddings'),
+      headers: target.headers,
+      body: body.embeddings,
+      rate: config.embeddingsRate,
+      durationSeconds: config.durationSeconds,
+    }),
+  );
+  describe(`embeddings @ ${config.embeddingsRate}/s`, results.embeddings);
+  await pause();
+  results.streams = strip(
+    await measure(target, load, {
+      kind: 'streams',
+      url: chat.url,
+      headers: target.headers,
+      body: body.stream,
+      rate: config.streamRate,
+      durationSeconds: config.durationSeconds,
+    }),
+  );
+  describe(`streams @ ${config.streamRate}/s`, results.streams);
+  await pause();
+  if (config.soakSeconds > 0 && target.name === 'switchyard') {
+    log(`  soak: ${config.soakRate} req/s for ${config.soakSeconds} s`);
+    const startRss = readRss(target.process.pid);
+    const soak = await measure(target, load, {
+      kind: 'paced',
+      ...chat,
+      rate: config.soakRate,
+      durationSeconds: config.soakSeconds,
+    });
+    results.soak = {
+      ...strip(soak),
+      seconds: config.soakSeconds,
+      rate: config.soakRate,
+      startRss,
+      endRss: readRss(target.process.pid),
+      slopeMbPerMinute: rssSlope(soak.rssSamples),
+      rssPerMinuteMb: perMinute(soak.rssSamples),
+    };
+    describe('soak', results.soak);
+    log(`  soak RSS slope ${results.soak.slopeMbPerMinute.toFixed(2)} MB/min`);
+    await pause();
+  }
+  for (const rate of rates.filter((value) => value > config.embeddingsRate)) await chatAt(rate);
+  results.saturation = strip(
+    await measure(target, load, {
+      kind: 'saturate',
+      ...chat,
+      connections: config.saturationConnections,
+      durationSeconds: config.durationSeconds,
+    }),
+  );
+  describe(`chat saturation (${config.saturationConnections} connections)`, results.saturation);
+  await pause();
+  const baselineRss = readRss(target.process.pid);
+  const concurrency = await measure(target, load, {
+    kind: 'concurrent',
+    url: chat.url,
+    headers: target.headers,
+    body: body.concurrent,
+    count: streams,
+    timeoutSeconds: config.concurrentHoldSeconds + 20,
+  });
+  await pause();
+  results.concurrency = {
+    ...strip(concurrency),
+    requested: streams,
+    baselineRss,
+    afterRss: readRss(target.process.pid),
+  } satisfies ConcurrencyResult;
+  describe(`${streams} concurrent slow streams`, results.concurrency);
+  return results;
+}
+
+async function startTarget(name: TargetName, config: BenchConfig, mock: Target, cpus: string | null) {
+  switch (name) {
+    case 'mock':
+      return mock;
+    case 'bare':
+      return startBareProxy(mock.url, cpus);
+    case 'switchyard':
+      return startSwitchyard(config, mock.url, cpus);
+    case 'portkey':
+      return startPortkey(mock.url, cpus);
+  }
+}
+
+/**
+ * Measures what other processes use before the run; with BENCH_WAIT_IDLE=<seconds>, waits (up to
+ * that long) for the machine to go quiet. Returns the last measurement, % of all cores.
+ */
+async function machineBusy(cores: number, windowMs: number): Promise<number> {
+  const patience = Number(process.env.BENCH_WAIT_IDLE ?? 0) * 1000;
+  const deadline = Date.now() + patience;
+  for (;;) {
+    const meter = backgroundCpu(cores);
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const busy = meter.stop();
+    if (busy < 10 || Date.now() >= deadline) {
+      if (busy >= 10)
+        log(`WARNING: other processes use ${busy.toFixed(0)}% of the CPU; results will be skewed`);
+      return busy;
+    }
+    log(`other processes use ${busy.toFixed(0)}% of the CPU; waiting for a quiet machine`);
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadBenchConfig();
+  const cores = availableParallelism();
+  const busyBeforeStartPercent = await machineBusy(cores, config.quick ? 1_000 : 3_000);
+  const started = performance.now();
+  const pinned = config.pin && hasTaskset;
+  const loadCpus = pinned ? '0' : null;
+  const targetCpus = pinned ? '1' : null;
+  const notes: string[] = [];
+  const streams = concurrencyLimit(config.concurrentStreams, notes);
+  if (config.targets.includes('portkey')) checkPortkeyInstalled();
+  if (config.targets.includes('switchyard')) {
+    log(`building Switchyard (${config.switchyardMode})`);
+    buildSwitchyard(config);
+  }
+  log(
+    `targets: ${config.targets.join(', ')}; ${config.durationSeconds} s per phase${pinned ? '; pinned' : ''}`,
+  );
+  const mock = await startMock(loadCpus);
+  const load = await startLoadClient(loadCpus);
+  const settings = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('BENCH_'))
+    .map(([name, value]) => `${name}=${value}`)
+    .sort();
+  const niceness = getPriority();
+  const run: BenchRun = {
+    command: [
+      ...(niceness !== 0 ? [`nice -n ${niceness}`] : []),
+      ...(settings.length > 0 ? ['env', ...settings] : []),
+      'npm run bench',
+    ].join(' '),
+    config,
+    machine: machineInfo(),
+    pinned,
+    busyBeforeStartPercent,
+    notes,
+    targets: [],
+    elapsedSeconds: 0,
+  };
+  for (const name of config.targets) {
+    log(`starting ${name}`);
+    const background = backgroundCpu(cores);
+    const target = await startTarget(name, config, mock, name === 'mock' ? loadCpus : targetCpus);
+    try {
+      const results = await benchTarget(target, load, config, streams);
+      results.backgroundCpuPercent = background.stop();
+      if (results.backgroundCpuPercent >= 10) {
+        log(`WARNING: other processes used ${results.backgroundCpuPercent.toFixed(0)}% of the CPU meanwhile`);
+      }
+      run.targets.push(results);
+    } finally {
+      if (target !== mock) await target.stop();
+    }
+  }
+  run.elapsedSeconds = (performance.now() - started) / 1000;
+  const markdown = renderReport(run);
+  process.stdout.write(`\n${markdown}\n`);
+  if (config.outputPath) {
+    const file = join(repositoryRoot, config.outputPath);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, markdown);
+    log(`wrote ${config.outputPath}`);
+  }
+  const raw = join(repositoryRoot, 'bench/results', config.quick ? 'quick.json' : 'latest.json');
+  mkdirSync(dirname(raw), { recursive: true });
+  writeFileSync(raw, `${JSON.stringify(run, null, 2)}\n`);
+  log(`raw results in ${raw}; the run took ${run.elapsedSeconds.toFixed(0)} s`);
+}
+
+let interrupted = false;
+process.once('SIGINT', () => {
+  interrupted = true;
+  log('interrupted: stopping the processes this run started');
+  void stopAll().then(() => process.exit(130));
+});
+
+main().then(
+  async () => {
+    await stopAll();
+    process.exit(0);
+  },
+  async (error: unknown) => {
+    if (!interrupted) {
+      process.stderr.write(`\nbench FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+    await stopAll();
+    process.exit(1);
+  },
+);
