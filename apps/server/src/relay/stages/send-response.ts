@@ -31,21 +31,8 @@ async function sendJson(
   done: (outcome: CallOutcome) => void,
 ) {
   const { adapter, response, channel, request } = success;
-  let text: string;
-  try {
-    text = await response.body.text();
-  } catch (error) {
-    done({
-      channel,
-      upstreamModel: request.upstreamModel,
-      usage: undefined,
-      localCompletionTokens: () => 0,
-      delivered: false,
-      stream: false,
-      firstResponseMs: -1000,
-    });
-    throw error;
-  }
+  // A failed read throws to relayCall, which refunds the reservation.
+  const text = await response.body.text();
   const usage = adapter.readUsage(text);
   const localCompletionTokens = () => {
     try {
@@ -55,7 +42,9 @@ async function sendJson(
       return 0;
     }
   };
-  reply.code(response.statusCode).header('content-type', String(contentType(response) ?? 'application/json'));
+  reply
+    .code(response.statusCode)
+    .header('content-type', String(response.headers['content-type'] ?? 'application/json'));
   reply.raw.once('close', () =>
     done({
       channel,
@@ -68,10 +57,6 @@ async function sendJson(
     }),
   );
   return reply.send(text);
-}
-
-function contentType(response: AttemptSuccess['response']): unknown {
-  return response.headers['content-type'];
 }
 
 function sendStream(
