@@ -34,7 +34,9 @@ import {
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts';
 import { createRelayRuntime } from './relay/create-relay-runtime.ts';
+import { observabilityRoutes } from './observability/observability-routes.ts';
 import { relayRoutes } from './relay/relay-routes.ts';
+import { taskRelayRoutes } from './tasks/task-relay-routes.ts';
 import { VERSION } from './version.ts';
 
 export interface BuildAppOptions {
@@ -184,6 +186,8 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   }
   await app.register(registerConsoleRoutes, { prefix: '/api' });
   await app.register(relayRoutes);
+  await app.register(taskRelayRoutes);
+  await app.register(observabilityRoutes);
   if (webDist) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, maxAge: '7d', index: false });
   }

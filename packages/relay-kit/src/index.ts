@@ -109,7 +109,17 @@ export type {
   ProtocolCodec,
   ResponseMeta,
 } from './spec/protocol-codec.js';
-export { type HeadersLike, isNativeProtocol, type ProviderAdapter } from './spec/provider-adapter.js';
+export {
+  acceptsProtocol,
+  type HeadersLike,
+  isNativeProtocol,
+  type ProviderAdapter,
+} from './spec/provider-adapter.js';
+export {
+  DEFAULT_PROVIDER_SETTINGS,
+  type ProviderSettings,
+  settingForModel,
+} from './spec/provider-settings.js';
 export type { RelayCall } from './spec/relay-call.js';
 export { isRelayRequestError, RelayRequestError, type RelayRequestErrorCode } from './spec/request-error.js';
 export type { SseEvent } from './spec/sse-event.js';

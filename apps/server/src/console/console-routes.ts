@@ -5,10 +5,12 @@ import { channelOperationRoutes } from './channels/channel-operation-routes.ts';
 import { channelRoutes } from './channels/channel-routes.ts';
 import { groupRoutes } from './groups/group-routes.ts';
 import { logRoutes } from './logs/log-routes.ts';
+import { oauthRoutes } from './oauth/oauth-routes.ts';
 import { optionRoutes } from './options/option-routes.ts';
 import { pricingRoutes } from './pricing/pricing-routes.ts';
 import { redemptionRoutes } from './redemptions/redemption-routes.ts';
 import { statusRoutes } from './status/status-routes.ts';
+import { taskRoutes } from './tasks/task-routes.ts';
 import { tokenRoutes } from './tokens/token-routes.ts';
 import { userAdminRoutes } from './users/user-admin-routes.ts';
 import { userSelfRoutes } from './users/user-self-routes.ts';
@@ -36,4 +38,6 @@ export async function registerConsoleRoutes(app: FastifyInstance): Promise<void>
   await app.register(walletRoutes);
   await app.register(logRoutes);
   await app.register(pricingRoutes);
+  await app.register(oauthRoutes);
+  await app.register(taskRoutes);
 }

@@ -101,6 +101,8 @@ export const appRoutes: AppRoute[] = [
     access: 'admin',
     element: lazyPage(() => import('../features/users/pages/user-edit-page'), 'UserEditPage'),
   },
+  // Console part 2 — operations: channels, tokens, redemptions (add routes below this line).
+  // Console part 2 — money and records: wallet, logs, dashboard, tasks, pricing, playground, chat.
 ];
 
 const routedPaths = new Set(appRoutes.map((route) => route.path));

@@ -1,9 +1,12 @@
 import type { FinishReason } from './finish-reason.js';
+import type { Protocol } from './protocol.js';
 import type { UpstreamError } from './upstream-error.js';
 import type { Usage } from './usage.js';
 
 /** Options of a pass-through tap (see `ProviderAdapter.createPassthroughTap`). */
 export interface PassthroughTapOptions {
+  /** The native protocol of the stream (default: the adapter's first native protocol). */
+  readonly protocol?: Protocol | undefined;
   /**
    * Drop the usage-only event (no choices, only `usage`) instead of forwarding it. Set it when the
    * adapter forced stream usage upstream that the client did not ask for

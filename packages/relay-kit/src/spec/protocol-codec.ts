@@ -14,6 +14,8 @@ export interface ClientRequest {
   readonly path?: string | undefined;
   /** The query string parameters. */
   readonly query?: URLSearchParams | undefined;
+  /** The request headers (lowercase names); codecs copy the few they need onto the call. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>> | undefined;
 }
 
 /** An error to present to a client in its protocol's shape. */
@@ -53,6 +55,14 @@ export interface ProtocolCodec {
   readonly protocol: Protocol;
   /** Validates and normalises a request. Throws `RelayRequestError` with a clear message. */
   parseRequest(request: ClientRequest): RelayCall;
+  /**
+   * Converts a call of this protocol into an `openai-chat` call (the hub format), so that any
+   * upstream accepting chat completions can serve it; the response comes back through
+   * `toClientResponse` / `toClientStream`. Absent for `openai-chat` itself and for protocols that
+   * only pass through (embeddings, images...). Throws `RelayRequestError` for content that has no
+   * chat equivalent.
+   */
+  toChatCall?(call: RelayCall): RelayCall;
   /** The error body (JSON text) for a failure before any byte was sent. */
   formatError(error: ClientError): string;
   /** The stream event(s) for a failure after the first byte; the stream ends after it. */

@@ -1,6 +1,7 @@
 import type { ChannelRuntime } from './channel-runtime.js';
 import type { PassthroughTap, PassthroughTapOptions } from './passthrough-tap.js';
 import type { Protocol } from './protocol.js';
+import type { ProviderSettings } from './provider-settings.js';
 import type { RelayCall } from './relay-call.js';
 import type { SseEvent } from './sse-event.js';
 import type { StreamPart } from './stream-part.js';
@@ -30,25 +31,50 @@ export interface ProviderAdapter {
   /** Client protocols this upstream speaks as is (pass-through candidates). */
   readonly nativeProtocols: readonly Protocol[];
   /**
-   * Builds the upstream HTTP request: URL from the channel's base URL, credentials, channel model
-   * mapping, parameter and header overrides. Throws `RelayRequestError` for a protocol the adapter
-   * cannot serve.
+   * Protocols `buildRequest` accepts by converting them to the upstream's format (usually
+   * `['openai-chat']`, the hub format). A client protocol that is neither native nor listed here
+   * reaches the adapter through its codec's `toChatCall`.
    */
-  buildRequest(call: RelayCall, channel: ChannelRuntime): UpstreamRequest;
-  /** A tap for streaming the upstream's native bytes straight to a client of the same protocol. */
+  readonly convertibleProtocols?: readonly Protocol[] | undefined;
+  /**
+   * Builds the upstream HTTP request: URL from the channel's base URL, credentials, channel model
+   * mapping, parameter and header overrides, and the site's model `settings` (defaults when
+   * absent). Throws `RelayRequestError` for a protocol the adapter cannot serve.
+   */
+  buildRequest(call: RelayCall, channel: ChannelRuntime, settings?: ProviderSettings): UpstreamRequest;
+  /**
+   * Asynchronous credential preparation (OAuth access tokens for Vertex AI, for example), run by
+   * the server before `buildRequest`; returns the channel to build with (same object when nothing
+   * changes). Adapters may cache results keyed by the credential; network only through `fetch`.
+   */
+  prepareChannel?(channel: ChannelRuntime, fetch: typeof globalThis.fetch): Promise<ChannelRuntime>;
+  /**
+   * A tap for streaming the upstream's native bytes straight to a client of the same protocol.
+   * `options.protocol` says which native protocol the stream is in (default: the first native).
+   */
   createPassthroughTap(options?: PassthroughTapOptions): PassthroughTap;
   /** Turns the upstream's parsed SSE events into protocol-neutral parts (conversion path). */
   toStreamParts(call: RelayCall): TransformStream<SseEvent, StreamPart>;
   /** Turns a parsed non-stream body into a protocol-neutral response (conversion path). */
   toResponse(body: unknown, call: RelayCall): UnifiedResponse;
-  /** Reads usage from an SSE event or a parsed body/chunk; `undefined` when it carries none. */
-  readUsage(source: SseEvent | unknown): Usage | undefined;
+  /**
+   * Reads usage from an SSE event or a parsed body/chunk (or its JSON text) of `protocol`
+   * (default: the first native protocol); `undefined` when it carries none.
+   */
+  readUsage(source: SseEvent | unknown, protocol?: Protocol): Usage | undefined;
   /** Classifies a non-2xx response (or a 2xx error body) as an {@link UpstreamError}. */
   parseError(status: number, bodyText: string, headers?: HeadersLike): UpstreamError;
   /** Lists the models the channel can use, through the injected `fetch`. */
   listModels?(channel: ChannelRuntime, fetch: typeof globalThis.fetch): Promise<string[]>;
   /** Reads the channel's remaining upstream balance, through the injected `fetch`. */
   fetchBalance?(channel: ChannelRuntime, fetch: typeof globalThis.fetch): Promise<number>;
+}
+
+/** True when `adapter.buildRequest` accepts `protocol`, natively or by conversion. */
+export function acceptsProtocol(adapter: ProviderAdapter, protocol: Protocol): boolean {
+  return (
+    adapter.nativeProtocols.includes(protocol) || (adapter.convertibleProtocols?.includes(protocol) ?? false)
+  );
 }
 
 /** True when `protocol` can be passed through to `adapter` without conversion. */

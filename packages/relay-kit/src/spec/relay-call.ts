@@ -35,6 +35,16 @@ export interface RelayCall {
   readonly rawBody?: Uint8Array | string | undefined;
   /** The request path the client used (`/v1/chat/completions`), without the query string. */
   readonly path?: string | undefined;
+  /**
+   * The client's query string parameters (Gemini `alt=sse`), without credentials (`key` is
+   * removed by the server before the call is built).
+   */
+  readonly query?: URLSearchParams | undefined;
+  /**
+   * Client headers a protocol needs upstream (lowercase names), e.g. `anthropic-version` and
+   * `anthropic-beta` for Anthropic Messages. Never credentials.
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** What local prompt-token estimation needs (see `estimatePromptTokens`). */
   readonly prompt: PromptInput;
 }
