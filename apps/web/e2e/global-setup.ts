@@ -3,6 +3,7 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startMockUpstream } from '@switchyard/mock-upstream';
 import type { TestProject } from 'vitest/node';
 import { ARTIFACTS_DIR, REPO_ROOT } from './support/paths';
 
@@ -10,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Origin of the server under test, e.g. http://127.0.0.1:41234 */
     baseUrl: string;
+    /** Base URL of the mock upstream (OpenAI/Anthropic/Gemini wire formats) to use as a channel. */
+    mockUrl: string;
   }
 }
 
@@ -88,6 +91,7 @@ async function stop(child: ChildProcess): Promise<void> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   buildIfNeeded();
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const mock = await startMockUpstream({ recordLimit: 200 });
   const dataDirectory = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -114,6 +118,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const teardown = async () => {
     await stop(child);
+    await mock.close();
     log.end();
     rmSync(dataDirectory, { recursive: true, force: true });
   };
@@ -124,6 +129,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
   project.provide('baseUrl', baseUrl);
+  project.provide('mockUrl', mock.url);
   process.env.E2E_BASE_URL = baseUrl;
   return teardown;
 }
