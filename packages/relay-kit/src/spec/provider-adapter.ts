@@ -53,6 +53,12 @@ export interface ProviderAdapter {
    * `options.protocol` says which native protocol the stream is in (default: the first native).
    */
   createPassthroughTap(options?: PassthroughTapOptions): PassthroughTap;
+  /**
+   * For upstreams whose stream is not SSE (AWS event-stream): decodes the raw body into
+   * `SseEvent`s for `toStreamParts`. Such adapters list no streaming protocol as native, so the
+   * server always takes the conversion path with them.
+   */
+  decodeStream?(): TransformStream<Uint8Array, SseEvent>;
   /** Turns the upstream's parsed SSE events into protocol-neutral parts (conversion path). */
   toStreamParts(call: RelayCall): TransformStream<SseEvent, StreamPart>;
   /** Turns a parsed non-stream body into a protocol-neutral response (conversion path). */
