@@ -175,4 +175,5 @@ export {
 export { encodingForModel, preloadTokenizers, type TokenEncodingName } from './tokens/tokenizer.js';
 
 // Utilities.
+export { GeneratedTextCollector } from './util/generated-text-collector.js';
 export { maskSensitive } from './util/mask-sensitive.js';

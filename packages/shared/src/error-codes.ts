@@ -8,6 +8,7 @@ export const ErrorCode = {
   RequestBodyTooLarge: 'request:body_too_large',
   RequestNotFound: 'request:not_found',
   RequestRateLimited: 'request:rate_limited',
+  NotImplemented: 'request:not_implemented',
   AuthRequired: 'auth:required',
   AuthForbidden: 'auth:forbidden',
   AuthInvalidCredentials: 'auth:invalid_credentials',

@@ -1,3 +1,4 @@
+import type { ProtocolCodec } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.ts';
@@ -27,6 +28,22 @@ function writeOpenAIError(error: GatewayError, request: FastifyRequest, reply: F
   return reply.code(error.status).send({
     error: { message: `${error.message} (request id: ${request.id})`, type, param: null, code },
   });
+}
+
+/** A relay route's own codec writes its errors (Anthropic, Gemini and OpenAI shapes). */
+function writeCodecError(
+  codec: ProtocolCodec,
+  error: GatewayError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const body = codec.formatError({
+    status: error.status,
+    message: `${error.message} (request id: ${request.id})`,
+    type: error.type,
+    code: error.wireCode === undefined ? error.code : error.wireCode,
+  });
+  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }
 
 /** Converts framework errors (bad JSON, validation, body size) into a GatewayError. */
@@ -77,6 +94,8 @@ export function installErrorHandler(app: FastifyInstance, { spaIndex }: { spaInd
     if (error.logAsError) request.log.error({ err: rawError }, 'request failed');
     if (reply.sent || reply.raw.headersSent) return;
     const family = routeFamilyOf(request.url);
+    const codec = (request.routeOptions?.config as { codec?: ProtocolCodec } | undefined)?.codec;
+    if (codec) return writeCodecError(codec, error, request, reply);
     const writer = writers.get(family);
     if (writer) return writer(error, request, reply);
     if (family === 'api') return writeApiError(error, request, reply);

@@ -14,6 +14,7 @@ import { QuotaNotifier } from '../notifications/quota-notifier.ts';
 import type { OptionStore } from '../options/option-store.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { ChannelIndex } from '../routing/channel-index.ts';
+import { createProviderSettingsSource } from './provider-settings.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { TokenCache } from './token-cache.ts';
 import { UpstreamClient } from './upstream-client.ts';
@@ -56,6 +57,8 @@ export async function createRelayRuntime(
     upstream: new UpstreamClient(deps.config),
     logWriter: new LogWriter(deps.logs, deps.log),
     quotaNotifier: new QuotaNotifier(deps, deps.log),
+    providerSettings: createProviderSettingsSource(deps.options),
+    fetch: globalThis.fetch,
     random: Math.random,
     settlements: new Set(),
     drain: async () => {

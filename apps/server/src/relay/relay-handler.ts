@@ -40,7 +40,16 @@ function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unkno
 /** Parses the body with the route's codec; malformed input becomes a 400 in the client's shape. */
 export function parseCall(codec: ProtocolCodec, request: FastifyRequest): RelayCall {
   try {
-    return codec.parseRequest({ rawBody: request.body as Buffer, path: request.url.split('?')[0] });
+    const [path, search = ''] = request.url.split('?', 2);
+    const query = new URLSearchParams(search);
+    // The Gemini `key` parameter is a credential: it never reaches the call (nor an upstream).
+    query.delete('key');
+    return codec.parseRequest({
+      rawBody: request.body as Buffer,
+      path,
+      query,
+      headers: request.headers as Record<string, string | string[] | undefined>,
+    });
   } catch (error) {
     if (isRelayRequestError(error)) {
       throw new GatewayError(ErrorCode.RequestInvalidBody, error.message, {

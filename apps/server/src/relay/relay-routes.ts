@@ -9,14 +9,25 @@ import { ErrorCode } from '@switchyard/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSessionUser } from '../auth/guards.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { registerModelListRoutes } from './model-list-routes.ts';
+import { CLIENT_CODECS } from './protocols/client-codecs.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
 import { authenticateToken } from './stages/authenticate-token.ts';
 import { checkModelRateLimit } from './stages/model-rate-limit.ts';
 import { resolveGroup } from './stages/resolve-group.ts';
 
+/** OpenAI endpoints the reference answers with 501 (files, fine-tunes, model deletion...). */
+const NOT_IMPLEMENTED = [
+  '/v1/files',
+  '/v1/files/*',
+  '/v1/fine-tunes',
+  '/v1/fine-tunes/*',
+  '/v1/images/variations',
+];
+
 /**
- * The relay routes, registered as one encapsulated plugin: its own JSON handling keeps the raw
- * body bytes (for byte-exact forwarding) under the relay body limit.
+ * The relay routes, registered as one encapsulated plugin: its own body handling keeps the raw
+ * bytes (for byte-exact forwarding, JSON and multipart alike) under the relay body limit.
  */
 export async function relayRoutes(app: FastifyInstance): Promise<void> {
   const { options, relay, tokens, config } = app.services;
@@ -34,9 +45,10 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
       .then(() => relay.tokenCache.invalidateToken(tokenId))
       .catch((error: unknown) => app.log.warn({ err: error }, 'could not persist token status'));
   };
+  const authenticate = (request: FastifyRequest) => authenticateToken(request, relay, markStatus);
 
   const viaToken = (codec: ProtocolCodec) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const { token, user, pinnedChannelId } = await authenticateToken(request, relay, markStatus);
+    const { token, user, pinnedChannelId } = await authenticate(request);
     const release = await checkModelRateLimit(options, app.services.rateLimiter, user.id);
     reply.raw.once('close', () => release(reply.raw.statusCode < 400));
     const call = parseCall(codec, request);
@@ -44,46 +56,30 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
       pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
     return relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
   };
-
-  const textRoute = { config: { relay: true } };
-  app.post('/v1/chat/completions', textRoute, viaToken(openAIChatCodec));
-  app.post('/v1/completions', textRoute, viaToken(openAICompletionsCodec));
-  app.post('/v1/embeddings', textRoute, viaToken(openAIEmbeddingsCodec));
-  app.post('/v1/engines/:model/embeddings', textRoute, viaToken(openAIEmbeddingsCodec));
-  app.post('/v1/moderations', textRoute, viaToken(openAIModerationsCodec));
-
-  app.get('/v1/models', async (request) => {
-    const { token, user } = await authenticateToken(request, relay, markStatus);
-    const group = resolveGroup(options, user.group, token.group);
-    const models = token.model_limits_enabled
-      ? token.model_limits
-          .split(',')
-          .map((model) => model.trim())
-          .filter(Boolean)
-      : relay.channelIndex.modelsOf([group]);
-    return {
-      object: 'list',
-      success: true,
-      data: models.map((id) => ({ id, object: 'model', created: 1626777600, owned_by: 'switchyard' })),
-    };
+  // Codecs of protocols with their own error shape write every error of their routes.
+  const routeOf = (codec: ProtocolCodec) => ({
+    config: { relay: true, codec: codec.protocol.startsWith('openai') ? undefined : codec },
   });
+  const post = (path: string, codec: ProtocolCodec) => app.post(path, routeOf(codec), viaToken(codec));
 
-  app.get('/v1/models/:model', async (request) => {
-    const { token, user } = await authenticateToken(request, relay, markStatus);
-    const { model } = request.params as { model: string };
-    const group = resolveGroup(options, user.group, token.group);
-    const known = token.model_limits_enabled
-      ? token.model_limits.split(',').some((entry) => entry.trim() === model)
-      : relay.channelIndex.modelsOf([group]).includes(model);
-    if (!known) {
-      throw new GatewayError(ErrorCode.ResourceNotFound, `The model '${model}' does not exist`, {
-        status: 404,
-        type: 'invalid_request_error',
-        wireCode: 'model_not_found',
+  post('/v1/chat/completions', openAIChatCodec);
+  post('/v1/completions', openAICompletionsCodec);
+  post('/v1/embeddings', openAIEmbeddingsCodec);
+  post('/v1/engines/:model/embeddings', openAIEmbeddingsCodec);
+  post('/v1/moderations', openAIModerationsCodec);
+  for (const [path, codec] of CLIENT_CODECS) post(path, codec);
+
+  registerModelListRoutes(app, authenticate);
+
+  for (const path of NOT_IMPLEMENTED) {
+    app.all(path, async () => {
+      throw new GatewayError(ErrorCode.NotImplemented, 'API not implemented', {
+        status: 501,
+        type: 'switchyard_error',
+        wireCode: 'api_not_implemented',
       });
-    }
-    return { id: model, object: 'model', created: 1626777600, owned_by: 'switchyard' };
-  });
+    });
+  }
 
   app.post('/pg/chat/completions', { onRequest: requireSessionUser }, async (request, reply) => {
     const user = await relay.tokenCache.user(request.user!.id);

@@ -1,3 +1,4 @@
+import type { ProviderSettings } from '@switchyard/relay-kit';
 import type { BillingService } from '../billing/billing-service.ts';
 import type { LogWriter } from '../logs/log-writer.ts';
 import type { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
@@ -17,6 +18,10 @@ export interface RelayRuntime {
   quotaData?: QuotaDataRecorder;
   /** Low-quota warnings after a charge. */
   quotaNotifier: QuotaNotifier;
+  /** The site's `claude.*` / `gemini.*` model settings, parsed once per change. */
+  providerSettings: () => ProviderSettings;
+  /** HTTP for adapters' own calls (credential exchange, model lists); `fetch` in production. */
+  fetch: typeof globalThis.fetch;
   /** Random source for channel selection (seeded in tests). */
   random: () => number;
   /** Settlements still running; shutdown (and tests) wait for them with `drain()`. */

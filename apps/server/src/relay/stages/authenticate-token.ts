@@ -9,15 +9,23 @@ import type { CachedUser } from '../token-cache.ts';
 const tokenError = (message: string, status = 401) =>
   new GatewayError(ErrorCode.TokenInvalid, message, { status, type: 'switchyard_error' });
 
-/** The API key a relay client sent: `Authorization: Bearer`, or `x-api-key` (Claude clients). */
+/**
+ * The API key a relay client sent: `Authorization: Bearer`, `x-api-key` (Anthropic clients),
+ * `x-goog-api-key` or the `key` query parameter (Gemini clients).
+ */
 export function readRelayKey(request: FastifyRequest): string {
   const authorization = request.headers.authorization;
   let key = '';
   if (typeof authorization === 'string')
     key = authorization.startsWith('Bearer ') ? authorization.slice(7) : authorization;
+  for (const header of ['x-api-key', 'x-goog-api-key'] as const) {
+    if (key.trim() !== '') break;
+    const value = request.headers[header];
+    if (typeof value === 'string') key = value;
+  }
   if (key.trim() === '') {
-    const apiKey = request.headers['x-api-key'];
-    if (typeof apiKey === 'string') key = apiKey;
+    const query = request.query as Record<string, unknown> | undefined;
+    if (typeof query?.key === 'string') key = query.key;
   }
   return key.trim();
 }

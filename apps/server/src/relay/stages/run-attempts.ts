@@ -1,7 +1,8 @@
 import {
   getProviderAdapter,
-  isNativeProtocol,
+  isRelayRequestError,
   type ProviderAdapter,
+  type RelayCall,
   type UpstreamError,
   type UpstreamRequest,
   upstreamErrorFromException,
@@ -13,6 +14,7 @@ import type { RouteTarget } from '../../routing/channel-index.ts';
 import { selectChannel } from '../../routing/select-channel.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
+import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
 
 /** A 2xx upstream response and how it was obtained. */
 export interface AttemptSuccess {
@@ -20,6 +22,8 @@ export interface AttemptSuccess {
   adapter: ProviderAdapter;
   request: UpstreamRequest;
   response: Dispatcher.ResponseData;
+  /** Pass-through or conversion, and the call the adapter was given. */
+  plan: UpstreamPlan;
 }
 
 /** Reported for every failed attempt (logging, channel health). */
@@ -74,33 +78,45 @@ export async function runAttempts(
   retryTimes: number,
   onFailure: AttemptFailureListener,
 ): Promise<AttemptSuccess> {
-  const { caller, call } = context;
+  const { caller, call, codec } = context;
   const maxAttempts = caller.pinnedChannelId !== null ? 1 : 1 + Math.max(0, retryTimes);
   const excluded = new Set<number>();
+  let chatCall: RelayCall | undefined;
+  const toChatCall = () => {
+    chatCall ??= codec.toChatCall ? codec.toChatCall(call) : call;
+    return chatCall;
+  };
+  let unsupported: RouteTarget | null = null;
   let last: { failure: UpstreamError; channel: RouteTarget } | null = null;
-  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+  for (let attempt = 0; attempt < maxAttempts; ) {
     const channel =
       caller.pinnedChannelId !== null
         ? runtime.channelIndex.get(caller.pinnedChannelId)
         : selectChannel(runtime.channelIndex.candidates(caller.group, call.model), excluded, runtime.random);
-    if (!channel) break;
+    if (!channel || excluded.has(channel.id)) break;
     excluded.add(channel.id);
-    context.attempts.push(channel.id);
     const adapter = getProviderAdapter(channel.type);
-    if (!adapter || !isNativeProtocol(adapter, call.protocol)) {
-      throw new GatewayError(ErrorCode.ChannelUnavailable, `渠道类型 ${channel.type} 不支持此接口`, {
-        status: 400,
-      });
+    const plan = adapter ? planUpstreamCall(adapter, call, codec, channel.runtime.setting, toChatCall) : null;
+    if (!adapter || !plan) {
+      // This channel's type cannot serve the client's protocol: skip it without using an attempt.
+      unsupported = channel;
+      continue;
     }
-    const request = adapter.buildRequest(call, channel.runtime);
+    attempt++;
+    context.attempts.push(channel.id);
     let failure: UpstreamError;
     try {
+      const prepared = adapter.prepareChannel
+        ? await adapter.prepareChannel(channel.runtime, runtime.fetch)
+        : channel.runtime;
+      const request = adapter.buildRequest(plan.call, prepared, runtime.providerSettings());
       const response = await runtime.upstream.send(request, context.abort.signal);
-      if (response.statusCode < 300) return { channel, adapter, request, response };
+      if (response.statusCode < 300) return { channel, adapter, request, response, plan };
       const text = await readErrorBody(response.body);
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
       if (context.abort.signal.aborted) throw new ClientAbortedError('client closed the connection');
+      if (isRelayRequestError(error)) throw badRequest(error.message);
       failure = upstreamErrorFromException(error);
     }
     last = { failure, channel };
@@ -108,6 +124,13 @@ export async function runAttempts(
     if (!failure.retryable) break;
   }
   if (last) throw toRelayFailure(last.failure, last.channel);
+  if (unsupported) {
+    throw new GatewayError(
+      ErrorCode.ChannelUnavailable,
+      `渠道类型 ${unsupported.type} 不支持此接口 (${call.protocol})`,
+      { status: 400, type: 'switchyard_error', wireCode: 'channel_unsupported' },
+    );
+  }
   if (caller.pinnedChannelId !== null) {
     throw new GatewayError(ErrorCode.ChannelUnavailable, '指定的渠道不存在或已被禁用', {
       status: 403,
@@ -115,6 +138,14 @@ export async function runAttempts(
     });
   }
   throw noChannelError(caller.group, call.model);
+}
+
+/** A request the selected adapter cannot express upstream (e.g. a conversion with no equivalent). */
+function badRequest(message: string): GatewayError {
+  return new GatewayError(ErrorCode.RequestInvalidBody, message, {
+    status: 400,
+    type: 'invalid_request_error',
+  });
 }
 
 /** No enabled channel serves the model in the group. */

@@ -3,10 +3,14 @@ import { countGeneratedTokens, countResponseTokens, type Usage } from '@switchya
 import type { FastifyReply } from 'fastify';
 import type { RelayContext } from '../relay-context.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
+import { sendConvertedJson, sendConvertedStream } from './send-converted.ts';
 import type { CallOutcome } from './settle-usage.ts';
 
 const isEventStream = (contentType: unknown) =>
   typeof contentType === 'string' && contentType.includes('text/event-stream');
+/** JSON, or no content type at all (some upstreams omit it on JSON answers). */
+const isJson = (contentType: unknown) =>
+  contentType === undefined || (typeof contentType === 'string' && /json|^text\/plain/i.test(contentType));
 
 /**
  * Stage 7: sends the upstream answer in the client's protocol (same protocol: pass-through).
@@ -20,8 +24,16 @@ export function sendResponse(
   done: (outcome: CallOutcome) => void,
 ): Promise<unknown> | FastifyReply {
   const contentType = success.response.headers['content-type'];
-  if (isEventStream(contentType)) return sendStream(context, success, reply, done);
-  return sendJson(context, success, reply, done);
+  const streamed =
+    isEventStream(contentType) || (success.adapter.decodeStream !== undefined && success.plan.call.stream);
+  if (success.plan.mode === 'convert') {
+    return streamed
+      ? sendConvertedStream(context, success, reply, done)
+      : sendConvertedJson(context, success, reply, done);
+  }
+  if (streamed) return sendStream(context, success, reply, done);
+  if (isJson(contentType)) return sendJson(context, success, reply, done);
+  return sendBytes(context, success, reply, done);
 }
 
 async function sendJson(
@@ -33,7 +45,7 @@ async function sendJson(
   const { adapter, response, channel, request } = success;
   // A failed read throws to relayCall, which refunds the reservation.
   const text = await response.body.text();
-  const usage = adapter.readUsage(text);
+  const usage = adapter.readUsage(text, context.call.protocol);
   const localCompletionTokens = () => {
     try {
       return countResponseTokens(adapter.toResponse(JSON.parse(text), context.call), context.call.model)
@@ -73,6 +85,7 @@ function sendStream(
     return localCompletion;
   };
   const tap = adapter.createPassthroughTap({
+    protocol: call.protocol,
     dropUsageOnlyChunk: request.streamUsageForced,
     endOfStream: call.includeUsage
       ? (result) => {
@@ -155,5 +168,50 @@ function sendStream(
     .header('cache-control', 'no-cache')
     .header('connection', 'keep-alive')
     .header('x-accel-buffering', 'no');
+  return reply.send(Readable.from(relay(), { objectMode: false }));
+}
+
+/**
+ * Pass-through of a binary answer (audio speech): the bytes are piped as they come. The call is
+ * billed from the request (prompt estimate); nothing is counted from the body.
+ */
+function sendBytes(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: FastifyReply,
+  done: (outcome: CallOutcome) => void,
+) {
+  const { response, channel, request } = success;
+  let delivered = false;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done({
+      channel,
+      upstreamModel: request.upstreamModel,
+      usage: undefined,
+      localCompletionTokens: () => 0,
+      delivered,
+      stream: false,
+      firstResponseMs: -1000,
+    });
+  };
+  async function* relay(): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of response.body) {
+        delivered = true;
+        yield chunk as Uint8Array;
+      }
+    } finally {
+      finish();
+    }
+  }
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) context.abort.abort();
+    finish();
+  });
+  const contentType = response.headers['content-type'];
+  reply.code(200).header('content-type', String(contentType ?? 'application/octet-stream'));
   return reply.send(Readable.from(relay(), { objectMode: false }));
 }

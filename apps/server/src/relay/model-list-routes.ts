@@ -1,0 +1,86 @@
+import { ErrorCode } from '@switchyard/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TokenRow } from '../db/repositories/token-repository.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import { resolveGroup } from './stages/resolve-group.ts';
+import type { CachedUser } from './token-cache.ts';
+
+/** Unix seconds shown as every model's creation time (the reference's constant). */
+const MODEL_CREATED = 1626777600;
+
+type Authenticate = (request: FastifyRequest) => Promise<{ token: TokenRow; user: CachedUser }>;
+
+/** Which list shape a `GET /v1/models` caller expects (newer reference behaviour). */
+function listFormatOf(request: FastifyRequest): 'openai' | 'anthropic' | 'gemini' {
+  const headers = request.headers;
+  if (typeof headers['x-api-key'] === 'string' && typeof headers['anthropic-version'] === 'string') {
+    return 'anthropic';
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  if (typeof headers['x-goog-api-key'] === 'string' || typeof query?.key === 'string') return 'gemini';
+  return 'openai';
+}
+
+const openAIList = (models: string[]) => ({
+  object: 'list',
+  success: true,
+  data: models.map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: 'switchyard' })),
+});
+
+const anthropicList = (models: string[]) => ({
+  data: models.map((id) => ({
+    type: 'model',
+    id,
+    display_name: id,
+    created_at: new Date(MODEL_CREATED * 1000).toISOString(),
+  })),
+  has_more: false,
+  first_id: models[0] ?? null,
+  last_id: models.at(-1) ?? null,
+});
+
+const geminiList = (models: string[]) => ({
+  models: models.map((id) => ({
+    name: `models/${id}`,
+    displayName: id,
+    supportedGenerationMethods: ['generateContent', 'streamGenerateContent'],
+  })),
+});
+
+/** The model list routes: OpenAI, Anthropic and Gemini shapes of the models a token may use. */
+export function registerModelListRoutes(app: FastifyInstance, authenticate: Authenticate): void {
+  const { options, relay } = app.services;
+  const modelsFor = async (request: FastifyRequest) => {
+    const { token, user } = await authenticate(request);
+    if (token.model_limits_enabled) {
+      return token.model_limits
+        .split(',')
+        .map((model) => model.trim())
+        .filter(Boolean);
+    }
+    return relay.channelIndex.modelsOf([resolveGroup(options, user.group, token.group)]);
+  };
+
+  app.get('/v1/models', async (request) => {
+    const models = await modelsFor(request);
+    const format = listFormatOf(request);
+    if (format === 'anthropic') return anthropicList(models);
+    if (format === 'gemini') return geminiList(models);
+    return openAIList(models);
+  });
+  app.get('/v1beta/models', async (request) => geminiList(await modelsFor(request)));
+  app.get('/v1beta/openai/models', async (request) => openAIList(await modelsFor(request)));
+
+  app.get('/v1/models/:model', async (request) => {
+    const { model } = request.params as { model: string };
+    const known = (await modelsFor(request)).includes(model);
+    if (!known) {
+      throw new GatewayError(ErrorCode.ResourceNotFound, `The model '${model}' does not exist`, {
+        status: 404,
+        type: 'invalid_request_error',
+        wireCode: 'model_not_found',
+      });
+    }
+    return { id: model, object: 'model', created: MODEL_CREATED, owned_by: 'switchyard' };
+  });
+}

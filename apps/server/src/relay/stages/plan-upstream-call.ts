@@ -1,0 +1,46 @@
+import {
+  acceptsProtocol,
+  type ChannelSetting,
+  isNativeProtocol,
+  type Protocol,
+  type ProtocolCodec,
+  type ProviderAdapter,
+  type RelayCall,
+} from '@switchyard/relay-kit';
+
+/**
+ * How one attempt reaches an upstream:
+ * - `passthrough`: the upstream speaks the client's protocol; the body is forwarded and the
+ *   upstream bytes are piped back through the adapter's tap.
+ * - `convert`: the adapter receives `call` (the client's call, or its chat-completions form from
+ *   the codec's `toChatCall`) and the answer is converted back through stream parts.
+ */
+export type UpstreamPlan =
+  | { readonly mode: 'passthrough'; readonly call: RelayCall }
+  | { readonly mode: 'convert'; readonly call: RelayCall };
+
+const REFORMATTABLE: ReadonlySet<Protocol> = new Set(['openai-chat', 'openai-completions']);
+
+/**
+ * Chooses pass-through or conversion for a channel's adapter, or `null` when the adapter cannot
+ * serve the client's protocol at all (the channel is then skipped). `chatCall` converts lazily
+ * and at most once per request.
+ */
+export function planUpstreamCall(
+  adapter: ProviderAdapter,
+  call: RelayCall,
+  codec: ProtocolCodec,
+  setting: ChannelSetting | undefined,
+  chatCall: () => RelayCall,
+): UpstreamPlan | null {
+  if (isNativeProtocol(adapter, call.protocol)) {
+    // `force_format` re-serialises every chunk through the codec (for non-standard upstreams).
+    const reformat = setting?.forceFormat === true && REFORMATTABLE.has(call.protocol);
+    return { mode: reformat ? 'convert' : 'passthrough', call };
+  }
+  if (acceptsProtocol(adapter, call.protocol)) return { mode: 'convert', call };
+  if (codec.toChatCall !== undefined && acceptsProtocol(adapter, 'openai-chat')) {
+    return { mode: 'convert', call: chatCall() };
+  }
+  return null;
+}

@@ -1,0 +1,182 @@
+import { Readable } from 'node:stream';
+import {
+  countGeneratedTokens,
+  countResponseTokens,
+  createSseParserStream,
+  GeneratedTextCollector,
+  type SseEvent,
+  type StreamPart,
+  UpstreamError,
+  type Usage,
+} from '@switchyard/relay-kit';
+import type { FastifyReply } from 'fastify';
+import type { RelayContext } from '../relay-context.ts';
+import { type AttemptSuccess, toRelayFailure } from './run-attempts.ts';
+import type { CallOutcome } from './settle-usage.ts';
+
+/** Upper bound on generated text kept for local counting when the upstream reports no usage. */
+const MAX_COLLECTED_CHARS = 262_144;
+
+/** A local usage from the prompt estimate and the counted output. */
+function localUsage(promptTokens: number, completionTokens: number): Usage {
+  return {
+    inputTokens: { total: promptTokens, uncached: promptTokens, cacheRead: 0, cacheWrite: 0, audio: 0 },
+    outputTokens: { total: completionTokens, reasoning: 0, audio: 0 },
+  };
+}
+
+/**
+ * Conversion path, non-stream: the upstream's JSON is read by the adapter into a neutral
+ * response and written in the client's protocol. A body the adapter cannot read is an upstream
+ * error (nothing was delivered, so relayCall refunds).
+ */
+export async function sendConvertedJson(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: FastifyReply,
+  done: (outcome: CallOutcome) => void,
+): Promise<unknown> {
+  const { adapter, response, channel, request, plan } = success;
+  const text = await response.body.text();
+  let unified: ReturnType<typeof adapter.toResponse>;
+  try {
+    unified = adapter.toResponse(JSON.parse(text), plan.call);
+  } catch (error) {
+    const failure = new UpstreamError({
+      code: 'upstream:bad_response',
+      message: 'upstream returned a response that could not be read',
+      status: 502,
+      retryable: false,
+      channelFault: false,
+      cause: error,
+    });
+    throw toRelayFailure(failure, channel);
+  }
+  let completion: number | undefined;
+  const localCompletionTokens = () => {
+    completion ??= countResponseTokens(unified, context.call.model).tokens;
+    return completion;
+  };
+  const usage = unified.usage;
+  const shown = usage ?? localUsage(context.promptEstimate, localCompletionTokens());
+  const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
+  reply.code(200).header('content-type', 'application/json');
+  reply.raw.once('close', () =>
+    done({
+      channel,
+      upstreamModel: request.upstreamModel,
+      usage,
+      localCompletionTokens,
+      delivered: true,
+      stream: false,
+      firstResponseMs: -1000,
+    }),
+  );
+  return reply.send(body);
+}
+
+/**
+ * Conversion path, stream: upstream bytes → SSE events (or the adapter's own decoder) → neutral
+ * parts → the client's stream format. Usage, first-event time and generated text are read from
+ * the parts on the way; an upstream failure mid-stream becomes the client protocol's error event.
+ */
+export function sendConvertedStream(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: FastifyReply,
+  done: (outcome: CallOutcome) => void,
+): FastifyReply {
+  const { adapter, response, channel, request, plan } = success;
+  const { codec, call } = context;
+  const collector = new GeneratedTextCollector(MAX_COLLECTED_CHARS);
+  let usage: Usage | undefined;
+  let firstPartAt: number | undefined;
+  let partCount = 0;
+  let finished = false;
+  let sawFinish = false;
+  let interruption: string | undefined;
+  let completion: number | undefined;
+  const countLocal = () => {
+    completion ??= countGeneratedTokens(collector.result(), call.model).tokens;
+    return completion;
+  };
+  const observe = new TransformStream<StreamPart, StreamPart>({
+    transform(part, controller) {
+      firstPartAt ??= performance.now();
+      partCount++;
+      if (part.type === 'text-delta' || part.type === 'reasoning-delta') collector.append(part.delta);
+      else if (part.type === 'tool-call-delta') {
+        if (part.name) collector.toolCall(part.name);
+        collector.append(part.argumentsDelta);
+      } else if (part.type === 'usage') usage = part.usage;
+      else if (part.type === 'finish') sawFinish = true;
+      else if (part.type === 'error') interruption ??= `上游流错误：${part.error.message}`;
+      controller.enqueue(part);
+    },
+  });
+  const events: ReadableStream<SseEvent> = (
+    Readable.toWeb(response.body) as ReadableStream<Uint8Array>
+  ).pipeThrough(adapter.decodeStream ? adapter.decodeStream() : createSseParserStream());
+  const output = events
+    .pipeThrough(adapter.toStreamParts(plan.call))
+    .pipeThrough(observe)
+    .pipeThrough(
+      codec.toClientStream(call, {
+        resolveUsage: (reported) => reported ?? localUsage(context.promptEstimate, countLocal()),
+      }),
+    );
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done({
+      channel,
+      upstreamModel: request.upstreamModel,
+      usage,
+      localCompletionTokens: countLocal,
+      delivered: partCount > 0,
+      stream: true,
+      firstResponseMs: firstPartAt === undefined ? 0 : Math.round(firstPartAt - context.startedAt),
+      interruption: interruption ?? (sawFinish || usage ? undefined : '上游流提前结束'),
+    });
+  };
+  async function* relay(): AsyncGenerator<Uint8Array> {
+    const reader = output.getReader();
+    try {
+      while (true) {
+        const { value, done: ended } = await reader.read();
+        if (ended) break;
+        if (value.length > 0) yield value;
+      }
+    } catch {
+      if (context.abort.signal.aborted) {
+        interruption = '客户端中断了请求';
+      } else {
+        interruption ??= '上游流中断';
+        yield Buffer.from(
+          codec.formatStreamError({
+            status: 502,
+            message: 'upstream stream interrupted',
+            type: 'upstream_error',
+          }),
+        );
+      }
+    } finally {
+      reader.releaseLock();
+      finish();
+    }
+  }
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) {
+      interruption ??= '客户端中断了请求';
+      context.abort.abort();
+    }
+    finish();
+  });
+  reply
+    .code(200)
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('connection', 'keep-alive')
+    .header('x-accel-buffering', 'no');
+  return reply.send(Readable.from(relay(), { objectMode: false }));
+}
