@@ -2,14 +2,12 @@ import { ErrorCode } from '@switchyard/shared';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors/gateway-error.ts';
 
-const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
-
 /**
  * preHandler: when TurnstileCheckEnabled, the `turnstile` query parameter must be a token the
- * verifier accepts (TURNSTILE_VERIFY_URL overrides Cloudflare's address, for tests).
+ * verifier accepts (the siteverify address is configurable: TURNSTILE_VERIFY_URL, for tests).
  */
 export async function checkTurnstile(request: FastifyRequest): Promise<void> {
-  const { options } = request.server.services;
+  const { options, config } = request.server.services;
   if (!options.getBoolean('TurnstileCheckEnabled')) return;
   const token = (request.query as { turnstile?: unknown }).turnstile;
   if (typeof token !== 'string' || token === '') {
@@ -22,7 +20,7 @@ export async function checkTurnstile(request: FastifyRequest): Promise<void> {
   });
   let success = false;
   try {
-    const response = await fetch(process.env.TURNSTILE_VERIFY_URL || DEFAULT_VERIFY_URL, {
+    const response = await fetch(config.identityEndpoints.turnstileVerify, {
       method: 'POST',
       body: form,
       signal: AbortSignal.timeout(10_000),

@@ -4,12 +4,13 @@ import type { Database } from '../db/schema.ts';
 import { randomAlphanumeric } from '../plugins/request-id.ts';
 
 /** What a one-time code is for. */
-export type VerificationPurpose = 'email_verification' | 'password_reset';
+export type VerificationPurpose = 'email_verification' | 'password_reset' | 'oauth_state';
 
-/** Validity of e-mail codes and reset links, seconds. */
+/** Validity of e-mail codes, reset links and OAuth states, seconds. */
 export const VERIFICATION_TTL_SECONDS: Record<VerificationPurpose, number> = {
   email_verification: 600,
   password_reset: 900,
+  oauth_state: 600,
 };
 
 const digest = (code: string) => createHash('sha256').update(code).digest('hex');
@@ -21,7 +22,10 @@ const digest = (code: string) => createHash('sha256').update(code).digest('hex')
 export class VerificationService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Issues a new code for the subject (an e-mail address) and returns it in clear for the mail. */
+  /**
+   * Issues a new code for the subject (an e-mail address, or a browser's OAuth nonce) and returns
+   * it in clear for the mail or the reply.
+   */
   async issue(purpose: VerificationPurpose, subject: string): Promise<string> {
     const code =
       purpose === 'email_verification'

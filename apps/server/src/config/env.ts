@@ -46,10 +46,32 @@ export interface Config {
    * clients reach the server directly: they could dodge per-IP limits).
    */
   trustProxy: boolean | string;
+  /**
+   * Bearer token that opens GET /metrics to any address (METRICS_TOKEN, at least 16 characters);
+   * null = /metrics answers only direct requests from the loopback interface.
+   */
+  metricsToken: string | null;
   /** Minutes between automatic tests of every channel (CHANNEL_TEST_FREQUENCY); null = off. */
   channelTestFrequencyMinutes: number | null;
   /** Minutes between automatic balance updates of enabled channels (CHANNEL_UPDATE_FREQUENCY); null = off. */
   channelUpdateFrequencyMinutes: number | null;
+  /**
+   * Where the server reaches the identity providers (the real ones by default; tests point them
+   * at local stand-ins): GITHUB_OAUTH_BASE_URL, GITHUB_API_BASE_URL, LINUX_DO_OAUTH_BASE_URL,
+   * TURNSTILE_VERIFY_URL.
+   */
+  identityEndpoints: IdentityEndpoints;
+}
+
+export interface IdentityEndpoints {
+  /** GitHub's OAuth host (token exchange at /login/oauth/access_token). */
+  githubOAuth: string;
+  /** GitHub's REST API (the user at /user). */
+  githubApi: string;
+  /** Linux-DO Connect (token at /oauth2/token, user at /api/user). */
+  linuxDo: string;
+  /** Cloudflare Turnstile's siteverify address. */
+  turnstileVerify: string;
 }
 
 /** Thrown for an invalid environment; main prints `message` on one line and exits. */
@@ -93,12 +115,27 @@ export function parseDatabaseDsn(name: string, dsn: string): DatabaseTarget {
   throw new ConfigError(`${name} must start with postgres:// or mysql:// (got "${value.split('://')[0]}")`);
 }
 
+function readMetricsToken(raw: string | undefined): string | null {
+  const value = raw?.trim() || null;
+  if (value !== null && value.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  return value;
+}
+
 function readTrustProxy(raw: string | undefined): boolean | string {
   const value = raw?.trim();
   if (!value) return 'loopback, linklocal, uniquelocal';
   if (value === 'true') return true;
   if (value === 'false') return false;
   return value;
+}
+
+function readUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^https?:\/\/[^\s]+$/i.test(raw))
+    throw new ConfigError(`${name} must be an http:// or https:// address`);
+  return raw.replace(/\/+$/, '');
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -167,7 +204,18 @@ export function loadConfig(env: Env = process.env): Config {
     upstreamConnectTimeoutSeconds: readInteger(env, 'UPSTREAM_CONNECT_TIMEOUT', 10, 1, 600),
     webDistDirectory: env.WEB_DIST_DIR?.trim() || null,
     trustProxy: readTrustProxy(env.TRUSTED_PROXIES),
+    metricsToken: readMetricsToken(env.METRICS_TOKEN),
     channelTestFrequencyMinutes: readInteger(env, 'CHANNEL_TEST_FREQUENCY', 0, 0, 525_600) || null,
     channelUpdateFrequencyMinutes: readInteger(env, 'CHANNEL_UPDATE_FREQUENCY', 0, 0, 525_600) || null,
+    identityEndpoints: {
+      githubOAuth: readUrl(env, 'GITHUB_OAUTH_BASE_URL', 'https://github.com'),
+      githubApi: readUrl(env, 'GITHUB_API_BASE_URL', 'https://api.github.com'),
+      linuxDo: readUrl(env, 'LINUX_DO_OAUTH_BASE_URL', 'https://connect.linux.do'),
+      turnstileVerify: readUrl(
+        env,
+        'TURNSTILE_VERIFY_URL',
+        'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      ),
+    },
   };
 }

@@ -3,12 +3,7 @@ import { LoginBody, PasswordResetBody, RegisterBody, UserStatus } from '@switchy
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import { clearSessionCookie } from '../../auth/guards.ts';
-import {
-  encodeSession,
-  passwordStampOf,
-  SESSION_COOKIE,
-  SESSION_MAX_AGE_SECONDS,
-} from '../../auth/session-cookie.ts';
+import { startLoginSession } from '../../auth/login-session.ts';
 import { checkTurnstile } from '../../auth/turnstile.ts';
 import { bcryptCost } from '../../bootstrap.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
@@ -39,29 +34,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const matches = await bcrypt.compare(password, user?.password || DUMMY_HASH);
     if (!user || !matches) throw invalidRequest('用户名或密码错误，或用户已被封禁');
     if (user.status !== UserStatus.Enabled) throw invalidRequest('用户已被封禁');
-    const value = encodeSession(app.services.sessionSecret, {
-      userId: user.id,
-      issuedAt: Math.floor(Date.now() / 1000),
-      passwordStamp: passwordStampOf(user.password),
-    });
-    reply.setCookie(SESSION_COOKIE, value, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      maxAge: SESSION_MAX_AGE_SECONDS,
-    });
-    return ok(
-      {
-        id: user.id,
-        username: user.username,
-        display_name: user.display_name,
-        role: user.role,
-        status: user.status,
-        group: user.group,
-      },
-      '',
-    );
+    return ok(startLoginSession(request, reply, user), '');
   });
 
   app.get('/user/logout', async (_request, reply) => {

@@ -2,6 +2,7 @@ import { LogType, type RegisterBody } from '@switchyard/shared';
 import bcrypt from 'bcryptjs';
 import type { AppServices } from '../../app-services.ts';
 import { bcryptCost } from '../../bootstrap.ts';
+import type { NewUser } from '../../db/repositories/user-repository.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
 import { randomAlphanumeric } from '../../plugins/request-id.ts';
@@ -46,61 +47,74 @@ export async function registerUser(services: AppServices, body: RegisterBody): P
     }
   }
   const hash = await bcrypt.hash(password, bcryptCost());
+  return createUserWithRewards(
+    services,
+    { username, password: hash, display_name: checkDisplayName(undefined, username), email },
+    body.aff_code,
+  ).catch((error: unknown) => {
+    if (isUniqueViolation(error)) throw invalidRequest('用户名已存在，或已注销');
+    throw error;
+  });
+}
+
+/** The fields of a new user that the caller decides (the rest take their defaults). */
+export type NewUserFields = Pick<NewUser, 'username' | 'display_name'> &
+  Partial<Pick<NewUser, 'password' | 'email' | 'github_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id'>>;
+
+/**
+ * Inserts a user with the new-user quota and, for a valid invite code, the invite rewards, in one
+ * transaction, then writes a system log for every quota granted. Returns the new id. A taken
+ * username throws (a unique violation or the "already exists" refusal).
+ */
+export async function createUserWithRewards(
+  services: AppServices,
+  fields: NewUserFields,
+  affCode: string | undefined,
+): Promise<number> {
+  const { options, users } = services;
   const quotaForNewUser = options.getNumber('QuotaForNewUser');
   const quotaForInvitee = options.getNumber('QuotaForInvitee');
   const quotaForInviter = options.getNumber('QuotaForInviter');
   const logs: Parameters<AppServices['logs']['insertMany']>[0] = [];
+  const { username } = fields;
 
-  const userId = await users
-    .transaction(async (trx) => {
-      if (await users.findByUsername(username, trx)) throw invalidRequest('用户名已存在，或已注销');
-      const inviter = body.aff_code ? await users.findActiveByAffCode(body.aff_code.trim(), trx) : undefined;
-      const quota = quotaForNewUser + (inviter ? quotaForInvitee : 0);
-      const id = await users.create(
-        {
-          username,
-          password: hash,
-          display_name: checkDisplayName(undefined, username),
-          email,
-          quota,
-          aff_code: newAffCode(),
-          inviter_id: inviter?.id ?? 0,
-        },
-        trx,
-      );
-      if (quotaForNewUser > 0) {
+  const userId = await users.transaction(async (trx) => {
+    if (await users.findByUsername(username, trx)) throw invalidRequest('用户名已存在，或已注销');
+    const inviter = affCode?.trim() ? await users.findActiveByAffCode(affCode.trim(), trx) : undefined;
+    const quota = quotaForNewUser + (inviter ? quotaForInvitee : 0);
+    const id = await users.create(
+      { ...fields, quota, aff_code: newAffCode(), inviter_id: inviter?.id ?? 0 },
+      trx,
+    );
+    if (quotaForNewUser > 0) {
+      logs.push({
+        user_id: id,
+        username,
+        type: LogType.System,
+        content: `新用户注册赠送 ${describeQuota(quotaForNewUser, services)}`,
+      });
+    }
+    if (inviter) {
+      if (quotaForInvitee > 0) {
         logs.push({
           user_id: id,
           username,
           type: LogType.System,
-          content: `新用户注册赠送 ${describeQuota(quotaForNewUser, services)}`,
+          content: `使用邀请码赠送 ${describeQuota(quotaForInvitee, services)}`,
         });
       }
-      if (inviter) {
-        if (quotaForInvitee > 0) {
-          logs.push({
-            user_id: id,
-            username,
-            type: LogType.System,
-            content: `使用邀请码赠送 ${describeQuota(quotaForInvitee, services)}`,
-          });
-        }
-        await users.rewardInviter(inviter.id, quotaForInviter, trx);
-        if (quotaForInviter > 0) {
-          logs.push({
-            user_id: inviter.id,
-            username: inviter.username,
-            type: LogType.System,
-            content: `邀请用户赠送 ${describeQuota(quotaForInviter, services)}（计入邀请额度）`,
-          });
-        }
+      await users.rewardInviter(inviter.id, quotaForInviter, trx);
+      if (quotaForInviter > 0) {
+        logs.push({
+          user_id: inviter.id,
+          username: inviter.username,
+          type: LogType.System,
+          content: `邀请用户赠送 ${describeQuota(quotaForInviter, services)}（计入邀请额度）`,
+        });
       }
-      return id;
-    })
-    .catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw invalidRequest('用户名已存在，或已注销');
-      throw error;
-    });
+    }
+    return id;
+  });
   await services.logs.insertMany(logs);
   return userId;
 }

@@ -21,6 +21,9 @@ export interface Page<T> {
   total: number;
 }
 
+/** Columns holding a third-party account id. */
+export type IdentityColumn = 'github_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id';
+
 export interface UserSearch {
   keyword?: string;
   group?: string;
@@ -85,6 +88,30 @@ export class UserRepository {
       .where('aff_code', '=', affCode)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
+  }
+
+  /** The user (deactivated ones included: their bindings stay taken) holding a third-party id. */
+  async findByIdentity(
+    column: IdentityColumn,
+    value: string,
+    executor: Executor = this.db,
+  ): Promise<UserRow | undefined> {
+    if (value === '') return undefined;
+    return executor
+      .selectFrom('users')
+      .selectAll()
+      .where(column, '=', value)
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  /** Highest user id (0 when empty), for names like github_<n>. */
+  async maxId(executor: Executor = this.db): Promise<number> {
+    const row = await executor
+      .selectFrom('users')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
+    return Number(row?.max ?? 0);
   }
 
   async count(): Promise<number> {
