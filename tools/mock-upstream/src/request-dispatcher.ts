@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { handleAdminRequest, type MockServerStatus } from './admin-handler.ts';
+import { handleTaskPlatformRequest, isTaskPlatformPath } from './midjourney/task-platform-dispatch.ts';
 import { defaultScenario, findScenarioSpec, type MockScenario, parseScenario } from './mock-scenario.ts';
 import { mockImagePath, sendMockImage } from './openai/openai-media-handlers.ts';
 import {
@@ -85,6 +86,10 @@ async function dispatch(
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   const query = queryIndex === -1 ? emptyQuery : new URLSearchParams(url.slice(queryIndex + 1));
   const headers = request.headers;
+  if (isTaskPlatformPath(path)) {
+    await handleTaskPlatformRequest({ request, response, method, path, url, pathSpec, recorder });
+    return;
+  }
   if (path === mockImagePath) {
     sendMockImage(response);
     return;
