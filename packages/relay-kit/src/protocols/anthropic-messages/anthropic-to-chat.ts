@@ -1,0 +1,188 @@
+import type { RelayCall } from '../../spec/relay-call.js';
+import { RelayRequestError } from '../../spec/request-error.js';
+import { isRecord } from './anthropic-messages-schemas.js';
+
+type ChatMessage = Record<string, unknown>;
+type ChatPart = Record<string, unknown>;
+
+/**
+ * Converts an Anthropic Messages call into an `openai-chat` call (the hub format): system →
+ * system message; text and image blocks → content parts (one string when all text); assistant
+ * `tool_use` → `tool_calls`; user `tool_result` → `tool` messages placed before the user's other
+ * content; thinking blocks dropped; tools, tool_choice, stop_sequences, sampling parameters and
+ * `metadata.user_id` mapped; streams ask for usage. Throws `RelayRequestError` for blocks and
+ * server tools that have no chat equivalent.
+ */
+export function anthropicToChatCall(call: RelayCall): RelayCall {
+  const source = call.body;
+  const messages: ChatMessage[] = [];
+  const system = systemText(source.system);
+  if (system !== undefined) messages.push({ role: 'system', content: system });
+  const input = Array.isArray(source.messages) ? source.messages : [];
+  input.forEach((message: unknown, index) => {
+    if (!isRecord(message)) return;
+    if (message.role === 'assistant') messages.push(convertAssistant(message.content, index));
+    else messages.push(...convertUser(message.content, index));
+  });
+
+  const body: Record<string, unknown> = { model: call.upstreamModel, messages };
+  if (typeof source.max_tokens === 'number') body.max_tokens = source.max_tokens;
+  if (typeof source.temperature === 'number') body.temperature = source.temperature;
+  if (typeof source.top_p === 'number') body.top_p = source.top_p;
+  if (Array.isArray(source.stop_sequences) && source.stop_sequences.length > 0) {
+    body.stop = source.stop_sequences;
+  }
+  if (isRecord(source.metadata) && typeof source.metadata.user_id === 'string') {
+    body.user = source.metadata.user_id;
+  }
+  if (Array.isArray(source.tools) && source.tools.length > 0) body.tools = source.tools.map(convertTool);
+  if (isRecord(source.tool_choice)) {
+    const choice = source.tool_choice;
+    if (choice.type === 'any') body.tool_choice = 'required';
+    else if (choice.type === 'tool') body.tool_choice = { type: 'function', function: { name: choice.name } };
+    else if (choice.type === 'none') body.tool_choice = 'none';
+    else body.tool_choice = 'auto';
+    if (choice.disable_parallel_tool_use === true) body.parallel_tool_calls = false;
+  }
+  if (call.stream) {
+    body.stream = true;
+    body.stream_options = { include_usage: true };
+  }
+  return {
+    protocol: 'openai-chat',
+    model: call.model,
+    upstreamModel: call.upstreamModel,
+    stream: call.stream,
+    includeUsage: call.stream,
+    maxTokens: call.maxTokens,
+    body,
+    path: '/v1/chat/completions',
+    query: call.query,
+    prompt: call.prompt,
+  };
+}
+
+function systemText(system: unknown): string | undefined {
+  if (typeof system === 'string') return system === '' ? undefined : system;
+  if (!Array.isArray(system)) return undefined;
+  const texts = system.flatMap((block: unknown) =>
+    isRecord(block) && typeof block.text === 'string' ? [block.text] : [],
+  );
+  return texts.length > 0 ? texts.join('\n') : undefined;
+}
+
+function convertAssistant(content: unknown, index: number): ChatMessage {
+  if (typeof content === 'string') return { role: 'assistant', content };
+  let text = '';
+  const toolCalls: Record<string, unknown>[] = [];
+  (Array.isArray(content) ? content : []).forEach((block: unknown, position) => {
+    if (!isRecord(block)) return;
+    switch (block.type) {
+      case 'text':
+        text += String(block.text);
+        return;
+      case 'tool_use':
+        toolCalls.push({
+          id: block.id,
+          type: 'function',
+          function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+        });
+        return;
+      case 'thinking':
+      case 'redacted_thinking':
+        return;
+      default:
+        unsupported(`messages[${index}].content[${position}]`, `${JSON.stringify(block.type)} blocks`);
+    }
+  });
+  const message: ChatMessage = {
+    role: 'assistant',
+    content: toolCalls.length > 0 && text === '' ? null : text,
+  };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  return message;
+}
+
+function convertUser(content: unknown, index: number): ChatMessage[] {
+  if (typeof content === 'string') return [{ role: 'user', content }];
+  const out: ChatMessage[] = [];
+  const parts: ChatPart[] = [];
+  (Array.isArray(content) ? content : []).forEach((block: unknown, position) => {
+    if (!isRecord(block)) return;
+    const path = `messages[${index}].content[${position}]`;
+    if (block.type === 'tool_result') {
+      out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: toolResultText(block.content) });
+      return;
+    }
+    const part = convertPart(block, path);
+    if (part !== undefined) parts.push(part);
+  });
+  if (parts.length > 0) out.push({ role: 'user', content: simplify(parts) });
+  else if (out.length === 0) out.push({ role: 'user', content: '' });
+  return out;
+}
+
+function convertPart(block: Record<string, unknown>, path: string): ChatPart | undefined {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image': {
+      const source = isRecord(block.source) ? block.source : {};
+      if (source.type === 'base64') {
+        return { type: 'image_url', image_url: { url: `data:${source.media_type};base64,${source.data}` } };
+      }
+      if (source.type === 'url') return { type: 'image_url', image_url: { url: source.url } };
+      return unsupported(path, 'images with a file source');
+    }
+    case 'document': {
+      const source = isRecord(block.source) ? block.source : {};
+      if (source.type === 'text' && typeof source.data === 'string')
+        return { type: 'text', text: source.data };
+      if (source.type === 'base64' && typeof source.data === 'string') {
+        const file: Record<string, unknown> = {
+          file_data: `data:${source.media_type};base64,${source.data}`,
+        };
+        if (typeof block.title === 'string') file.filename = block.title;
+        return { type: 'file', file };
+      }
+      return unsupported(path, 'documents with this source');
+    }
+    case 'thinking':
+    case 'redacted_thinking':
+      return undefined;
+    default:
+      return unsupported(path, `${JSON.stringify(block.type)} blocks`);
+  }
+}
+
+/** One string when every part is text (widest upstream support), the parts otherwise. */
+function simplify(parts: ChatPart[]): string | ChatPart[] {
+  if (parts.every((part) => part.type === 'text')) return parts.map((part) => String(part.text)).join('\n');
+  return parts;
+}
+
+function toolResultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((block: unknown) => (isRecord(block) && typeof block.text === 'string' ? [block.text] : []))
+    .join('\n');
+}
+
+function convertTool(tool: unknown, index: number): Record<string, unknown> {
+  const record = isRecord(tool) ? tool : {};
+  if (!isRecord(record.input_schema)) {
+    unsupported(`tools[${index}]`, `server tools (${JSON.stringify(record.type ?? record.name)})`);
+  }
+  const fn: Record<string, unknown> = { name: record.name, parameters: record.input_schema };
+  if (typeof record.description === 'string') fn.description = record.description;
+  return { type: 'function', function: fn };
+}
+
+function unsupported(path: string, what: string): never {
+  throw new RelayRequestError(
+    'request:invalid_body',
+    `${path}: ${what} are not supported by the channel serving this model (no chat completions equivalent)`,
+    { param: path },
+  );
+}
