@@ -7,6 +7,7 @@ import { channelHealthOf } from '../../routing/channel-health-service.ts';
 import { channelTestRunnerOf, TEST_ALL_RUNNING_MESSAGE } from '../../routing/channel-tester-runner.ts';
 import { ok } from '../envelope.ts';
 import { BalanceError, runBalanceUpdate, updateChannelBalance } from './channel-balance.ts';
+import { channelModelListRoutes } from './channel-model-list-routes.ts';
 import {
   type ChannelCopyQuery,
   ChannelCopyQuery as ChannelCopyQuerySchema,
@@ -126,4 +127,5 @@ export async function channelOperationRoutes(app: FastifyInstance): Promise<void
   );
 
   await channelTagRoutes(app);
+  await channelModelListRoutes(app);
 }
