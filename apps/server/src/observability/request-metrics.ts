@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { routeFamilyOf } from '../plugins/route-family.ts';
+import { ADDED_TIME_HEADER, formatAddedMs } from './added-time.ts';
+import type { GatewayMetrics } from './gateway-metrics.ts';
+
+/** The paths served by the observability routes. */
+export const OBSERVABILITY_PATHS: ReadonlySet<string> = new Set(['/metrics', '/healthz', '/readyz']);
+
+/**
+ * Whether a path is one of the observability endpoints (probes and scrapes): per-IP limits meant
+ * for console page loads should exempt them.
+ */
+export function isObservabilityPath(url: string): boolean {
+  return OBSERVABILITY_PATHS.has(url.split('?')[0] ?? '');
+}
+
+/** The `family` label: the error-shape family of the path, or `internal` for the endpoints above. */
+export function metricFamilyOf(url: string): string {
+  return isObservabilityPath(url) ? 'internal' : routeFamilyOf(url);
+}
+
+/**
+ * Routes that wait for an upstream set `X-Switchyard-Added-Ms` themselves (their added time is
+ * not their elapsed time): text relay routes are marked `config: { relay: true }`, and the
+ * playground lives under /pg/.
+ */
+function waitsForUpstream(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config as { relay?: unknown } | undefined;
+  return config?.relay === true || request.url.startsWith('/pg/');
+}
+
+/**
+ * Adds the app-wide hooks: every answered request is counted and timed; every response of a route
+ * that does not wait for an upstream gets `X-Switchyard-Added-Ms`. Must be called on the root
+ * instance (or from a plugin marked skip-override).
+ */
+export function installRequestMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!waitsForUpstream(request) && !reply.hasHeader(ADDED_TIME_HEADER)) {
+      reply.header(ADDED_TIME_HEADER, formatAddedMs(reply.elapsedTime));
+    }
+    done(null, payload);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.httpRequest(
+      metricFamilyOf(request.url),
+      request.method,
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+}
