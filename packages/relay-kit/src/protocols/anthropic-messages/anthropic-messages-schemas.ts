@@ -28,7 +28,9 @@ export function validateAnthropicMessagesRequest(
   if (messages === undefined || messages === null) invalid('messages', '"messages" is required');
   if (!Array.isArray(messages)) invalid('messages', `"messages" must be an array, got ${describe(messages)}`);
   if (messages.length === 0) invalid('messages', '"messages" must contain at least one message');
-  messages.forEach((message: unknown, index) => validateMessage(message, `messages[${index}]`));
+  messages.forEach((message: unknown, index) => {
+    validateMessage(message, `messages[${index}]`);
+  });
 
   let maxTokens: number | undefined;
   const rawMax = body.max_tokens;
@@ -87,7 +89,9 @@ function validateMessage(message: unknown, path: string): void {
       `${path}.content must be a string or an array of content blocks, got ${describe(content)}`,
     );
   }
-  content.forEach((block: unknown, index) => validateBlock(block, `${path}.content[${index}]`));
+  content.forEach((block: unknown, index) => {
+    validateBlock(block, `${path}.content[${index}]`);
+  });
 }
 
 /** Validates one content block (messages, tool results). */
@@ -125,7 +129,9 @@ function validateBlock(block: unknown, path: string): void {
       if (!Array.isArray(content)) {
         invalid(`${path}.content`, `${path}.content must be a string or an array of content blocks`);
       }
-      content.forEach((inner: unknown, index) => validateBlock(inner, `${path}.content[${index}]`));
+      content.forEach((inner: unknown, index) => {
+        validateBlock(inner, `${path}.content[${index}]`);
+      });
       return;
     }
     case 'thinking':
