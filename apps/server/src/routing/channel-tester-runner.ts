@@ -127,7 +127,7 @@ export class ChannelTestRunner {
   ): Promise<ChannelTestReport> {
     const { channels, relay } = this.services;
     const model = chooseTestModel(channel, requestedModel);
-    const result = await runChannelTest(channel, model, relay.upstream);
+    const result = await runChannelTest(channel, model, relay.upstream, undefined, relay.providerSettings());
     await channels.recordTest(channel.id, result.responseMs, unixNow());
     const outcome = await this.health.applyTestOutcome(channel, {
       failure: result.failure,

@@ -1,11 +1,14 @@
 import {
+  acceptsProtocol,
   countResponseTokens,
+  DEFAULT_PROVIDER_SETTINGS,
   estimatePromptTokens,
   getProviderAdapter,
-  isNativeProtocol,
   isRelayRequestError,
+  maskSensitive,
   openAIChatCodec,
   openAIEmbeddingsCodec,
+  type ProviderSettings,
   type RelayCall,
   UpstreamError,
   upstreamErrorFromException,
@@ -88,6 +91,7 @@ export async function runChannelTest(
   model: string,
   upstream: Pick<UpstreamClient, 'send'>,
   timeoutMs = TEST_TIMEOUT_MS,
+  settings: ProviderSettings = DEFAULT_PROVIDER_SETTINGS,
 ): Promise<ChannelTestCallResult> {
   const adapter = getProviderAdapter(channel.type);
   if (!adapter) return { model, responseMs: 0, localError: `渠道类型 ${channel.type} 暂不支持测试` };
@@ -97,15 +101,19 @@ export async function runChannelTest(
   } catch (error) {
     return { model, responseMs: 0, localError: `无效的测试模型：${(error as Error).message}` };
   }
-  if (!isNativeProtocol(adapter, call.protocol)) {
+  if (!acceptsProtocol(adapter, call.protocol)) {
     return { model, responseMs: 0, localError: `渠道类型 ${channel.type} 不支持测试此模型` };
   }
   let request: ReturnType<typeof adapter.buildRequest>;
   try {
-    request = adapter.buildRequest(call, channelRuntimeOf(channel));
+    const runtime = channelRuntimeOf(channel);
+    const prepared = adapter.prepareChannel
+      ? await adapter.prepareChannel(runtime, globalThis.fetch)
+      : runtime;
+    request = adapter.buildRequest(call, prepared, settings);
   } catch (error) {
     if (isRelayRequestError(error)) return { model, responseMs: 0, localError: error.message };
-    throw error;
+    return { model, responseMs: 0, localError: `渠道配置无效：${maskSensitive((error as Error).message)}` };
   }
   const signal = AbortSignal.timeout(timeoutMs);
   const started = performance.now();
