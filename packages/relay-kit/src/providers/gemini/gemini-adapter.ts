@@ -1,0 +1,66 @@
+import type { ChannelRuntime } from '../../spec/channel-runtime.js';
+import type { PassthroughTap, PassthroughTapOptions } from '../../spec/passthrough-tap.js';
+import type { HeadersLike, ProviderAdapter } from '../../spec/provider-adapter.js';
+import type { ProviderSettings } from '../../spec/provider-settings.js';
+import type { RelayCall } from '../../spec/relay-call.js';
+import type { SseEvent } from '../../spec/sse-event.js';
+import type { StreamPart } from '../../spec/stream-part.js';
+import type { UnifiedResponse } from '../../spec/unified-response.js';
+import type { UpstreamError } from '../../spec/upstream-error.js';
+import type { UpstreamRequest } from '../../spec/upstream-request.js';
+import type { Usage } from '../../spec/usage.js';
+import { convertGeminiResponse } from './convert-gemini-response.js';
+import { convertGeminiUsage, readGeminiUsageFromText } from './convert-gemini-usage.js';
+import { convertToGeminiRequest } from './convert-to-gemini-request.js';
+import { isRecord } from './gemini-api.js';
+import { parseGeminiError } from './gemini-error.js';
+import { listGeminiModels } from './gemini-models.js';
+import { createGeminiStreamTransformer } from './gemini-stream-transformer.js';
+import { createGeminiUsageTap } from './gemini-usage-tap.js';
+
+/**
+ * The Google Gemini adapter (channel type 24, AI Studio API): native for `gemini` clients
+ * (byte-exact pass-through), converts `openai-chat` calls (§3.9). Streams are always requested
+ * as SSE upstream; a Gemini client that asked for the JSON-array stream form (no `alt=sse`) must
+ * take the conversion path (see `geminiWantsJsonArrayStream`).
+ */
+export const geminiAdapter: ProviderAdapter = {
+  channelType: 24,
+  name: 'gemini',
+  nativeProtocols: ['gemini'],
+  convertibleProtocols: ['openai-chat'],
+  buildRequest(call: RelayCall, channel: ChannelRuntime, settings?: ProviderSettings): UpstreamRequest {
+    return convertToGeminiRequest(call, channel, settings);
+  },
+  createPassthroughTap(options?: PassthroughTapOptions): PassthroughTap {
+    return createGeminiUsageTap(options);
+  },
+  toStreamParts(call: RelayCall): TransformStream<SseEvent, StreamPart> {
+    return createGeminiStreamTransformer(call);
+  },
+  toResponse(body: unknown, call: RelayCall): UnifiedResponse {
+    return convertGeminiResponse(body, call);
+  },
+  readUsage(source: SseEvent | unknown): Usage | undefined {
+    return readGeminiUsage(source);
+  },
+  parseError(status: number, bodyText: string, headers?: HeadersLike): UpstreamError {
+    return parseGeminiError(status, bodyText, headers);
+  },
+  listModels(channel: ChannelRuntime, fetch: typeof globalThis.fetch): Promise<string[]> {
+    return listGeminiModels(channel, fetch);
+  },
+};
+
+/**
+ * Reads Gemini usage from an SSE event, a response body text (object or streamed JSON array),
+ * or a parsed body/chunk (`usageMetadata`).
+ */
+export function readGeminiUsage(source: SseEvent | unknown): Usage | undefined {
+  if (typeof source === 'string') return readGeminiUsageFromText(source);
+  if (!isRecord(source)) return undefined;
+  if (typeof source.data === 'string') {
+    return source.data.includes('"usageMetadata"') ? readGeminiUsageFromText(source.data) : undefined;
+  }
+  return convertGeminiUsage(source.usageMetadata);
+}
