@@ -177,3 +177,66 @@ export { encodingForModel, preloadTokenizers, type TokenEncodingName } from './t
 // Utilities.
 export { GeneratedTextCollector } from './util/generated-text-collector.js';
 export { maskSensitive } from './util/mask-sensitive.js';
+
+// OpenAI family: Responses, images, audio, rerank, multipart, Azure/Ollama/Custom/Cloudflare/Zhipu
+// and the OpenAI-compatible vendors.
+export {
+  DEFAULT_SPEECH_MODEL,
+  DEFAULT_TRANSCRIPTION_MODEL,
+  isTranslationPath,
+  openAISpeechCodec,
+  openAITranscriptionCodec,
+  parseOpenAISpeechRequest,
+  parseOpenAITranscriptionRequest,
+} from './protocols/openai-audio/openai-audio-codec.js';
+export {
+  DEFAULT_IMAGE_MODEL,
+  DEFAULT_IMAGE_SIZE,
+  isImageEditPath,
+  openAIImagesCodec,
+  parseOpenAIImagesRequest,
+} from './protocols/openai-images/openai-images-codec.js';
+export {
+  formatOpenAIResponsesResponse,
+  openAIResponsesCodec,
+  parseOpenAIResponsesRequest,
+} from './protocols/openai-responses/openai-responses-codec.js';
+export { createOpenAIResponsesStreamWriter } from './protocols/openai-responses/openai-responses-stream-writer.js';
+export { responsesToChatCall } from './protocols/openai-responses/openai-responses-to-chat.js';
+export { formatResponsesStreamError, toResponsesUsage } from './protocols/openai-responses/openai-responses-wire.js';
+export { parseRerankRequest, rerankCodec } from './protocols/rerank/rerank-codec.js';
+export { AZURE_CONFIG, AZURE_DEFAULT_API_VERSION } from './providers/azure/azure-config.js';
+export { CLOUDFLARE_CONFIG } from './providers/cloudflare/cloudflare-config.js';
+export { CUSTOM_CONFIG } from './providers/custom/custom-config.js';
+export { OLLAMA_CONFIG } from './providers/ollama/ollama-config.js';
+export {
+  convertResponsesUsage,
+  readImagesUsage,
+  readRerankUsage,
+  readResponsesUsage,
+  readTranscriptionUsage,
+  TRANSCRIPTION_TOKENS_PER_SECOND,
+} from './providers/openai/convert-responses-usage.js';
+export { readOpenAIFamilyUsage } from './providers/openai/openai-adapter.js';
+export {
+  OPENAI_MODELS_LISTING,
+  type OpenAIModelsListing,
+  type OpenAIUrlContext,
+} from './providers/openai/openai-config.js';
+export { listOpenAIFamilyModels, readModelNames } from './providers/openai/openai-list-models.js';
+export { createOpenAIResponsesTap } from './providers/openai/openai-responses-tap.js';
+export { CLOUDFLARE_AI_GATEWAY } from './providers/openai/openai-request-target.js';
+export { OPENROUTER_HEADERS } from './providers/openai-compatible/openai-compatible-providers.js';
+export { createZhipuToken } from './providers/zhipu/zhipu-token.js';
+export { ZHIPU_V4_CONFIG } from './providers/zhipu/zhipu-config.js';
+export type { RelayQuantities } from './spec/relay-call.js';
+export {
+  isMultipartContentType,
+  type MultipartForm,
+  MultipartError,
+  type MultipartPart,
+  multipartFields,
+  parseMultipart,
+  readMultipartField,
+  writeMultipart,
+} from './util/multipart.js';

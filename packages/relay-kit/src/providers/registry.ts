@@ -1,6 +1,13 @@
 import type { ProviderAdapter } from '../spec/provider-adapter.js';
 import { createOpenAIFamilyAdapter, openAIAdapter } from './openai/openai-adapter.js';
 import { DEEPSEEK_CONFIG } from './openai-compatible/openai-compatible-providers.js';
+// OpenAI family (Azure, Ollama, Custom, Cloudflare, Zhipu v4 and the OpenAI-compatible vendors).
+import { AZURE_CONFIG } from './azure/azure-config.js';
+import { CLOUDFLARE_CONFIG } from './cloudflare/cloudflare-config.js';
+import { CUSTOM_CONFIG } from './custom/custom-config.js';
+import { OLLAMA_CONFIG } from './ollama/ollama-config.js';
+import * as vendors from './openai-compatible/openai-compatible-providers.js';
+import { ZHIPU_V4_CONFIG } from './zhipu/zhipu-config.js';
 
 /**
  * The only registration point: channel type → adapter factory. Adding a provider is one line
@@ -11,6 +18,34 @@ import { DEEPSEEK_CONFIG } from './openai-compatible/openai-compatible-providers
 const ADAPTER_FACTORIES: ReadonlyArray<readonly [channelType: number, create: () => ProviderAdapter]> = [
   [1, () => openAIAdapter],
   [43, () => createOpenAIFamilyAdapter(DEEPSEEK_CONFIG)],
+  // OpenAI family.
+  [3, () => createOpenAIFamilyAdapter(AZURE_CONFIG)],
+  [4, () => createOpenAIFamilyAdapter(OLLAMA_CONFIG)],
+  [6, () => createOpenAIFamilyAdapter(vendors.OPENAIMAX_CONFIG)],
+  [7, () => createOpenAIFamilyAdapter(vendors.OHMYGPT_CONFIG)],
+  [8, () => createOpenAIFamilyAdapter(CUSTOM_CONFIG)],
+  [9, () => createOpenAIFamilyAdapter(vendors.AILS_CONFIG)],
+  [12, () => createOpenAIFamilyAdapter(vendors.API2GPT_CONFIG)],
+  [13, () => createOpenAIFamilyAdapter(vendors.AIGC2D_CONFIG)],
+  [19, () => createOpenAIFamilyAdapter(vendors.AI360_CONFIG)],
+  [20, () => createOpenAIFamilyAdapter(vendors.OPENROUTER_CONFIG)],
+  [22, () => createOpenAIFamilyAdapter(vendors.FASTGPT_CONFIG)],
+  [25, () => createOpenAIFamilyAdapter(vendors.MOONSHOT_CONFIG)],
+  [26, () => createOpenAIFamilyAdapter(ZHIPU_V4_CONFIG)],
+  [27, () => createOpenAIFamilyAdapter(vendors.PERPLEXITY_CONFIG)],
+  [31, () => createOpenAIFamilyAdapter(vendors.LINGYI_CONFIG)],
+  [34, () => createOpenAIFamilyAdapter(vendors.COHERE_CONFIG)],
+  [35, () => createOpenAIFamilyAdapter(vendors.MINIMAX_CONFIG)],
+  [38, () => createOpenAIFamilyAdapter(vendors.JINA_CONFIG)],
+  [39, () => createOpenAIFamilyAdapter(CLOUDFLARE_CONFIG)],
+  [40, () => createOpenAIFamilyAdapter(vendors.SILICONFLOW_CONFIG)],
+  [42, () => createOpenAIFamilyAdapter(vendors.MISTRAL_CONFIG)],
+  [44, () => createOpenAIFamilyAdapter(vendors.MOKA_CONFIG)],
+  [45, () => createOpenAIFamilyAdapter(vendors.VOLCENGINE_CONFIG)],
+  [46, () => createOpenAIFamilyAdapter(vendors.QIANFAN_V2_CONFIG)],
+  [47, () => createOpenAIFamilyAdapter(vendors.XINFERENCE_CONFIG)],
+  [48, () => createOpenAIFamilyAdapter(vendors.XAI_CONFIG)],
+  [58, () => createOpenAIFamilyAdapter(vendors.GROQ_CONFIG)],
 ];
 
 const ADAPTERS: ReadonlyMap<number, ProviderAdapter> = new Map(

@@ -47,4 +47,26 @@ export interface RelayCall {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** What local prompt-token estimation needs (see `estimatePromptTokens`). */
   readonly prompt: PromptInput;
+  /**
+   * Billing quantities of calls not priced by tokens alone (images, speech, uploads), set by the
+   * images and audio codecs; absent for token-priced protocols.
+   */
+  readonly quantities?: RelayQuantities | undefined;
+}
+
+/**
+ * What billing needs from image and audio requests, read and defaulted by the codecs (reference
+ * §4.5: images price × size ratio × quality ratio × n; TTS prompt = characters of `input`).
+ */
+export interface RelayQuantities {
+  /** Images requested (`n`, default 1). */
+  readonly imageCount?: number | undefined;
+  /** Image size as sent or defaulted (`1024x1024`); `auto` and vendor sizes are kept as is. */
+  readonly imageSize?: string | undefined;
+  /** Image quality as sent or defaulted (`standard` for dall-e-3), undefined when not applicable. */
+  readonly imageQuality?: string | undefined;
+  /** Speech: characters (Unicode code points) of `input`. */
+  readonly inputCharacters?: number | undefined;
+  /** Transcription / image edit: bytes of the uploaded file(s). */
+  readonly uploadBytes?: number | undefined;
 }

@@ -1,5 +1,12 @@
 import type { Protocol } from '../../spec/protocol.js';
-import type { OpenAIAuthStyle, OpenAIFamilyConfig, StreamOptionsPolicy } from '../openai/openai-config.js';
+import {
+  OPENAI_MODELS_LISTING,
+  type OpenAIAuthStyle,
+  type OpenAIFamilyConfig,
+  type OpenAIModelsListing,
+  type OpenAIUrlContext,
+  type StreamOptionsPolicy,
+} from '../openai/openai-config.js';
 
 /**
  * A vendor that speaks the OpenAI format, described as data (Portkey's declarative idea, typed):
@@ -9,6 +16,7 @@ import type { OpenAIAuthStyle, OpenAIFamilyConfig, StreamOptionsPolicy } from '.
 export interface OpenAICompatibleProviderConfig {
   readonly channelType: number;
   readonly name: string;
+  /** Empty when the channel must set its own base URL (then `requiresBaseUrl` is implied). */
   readonly defaultBaseUrl: string;
   /** Default bearer. */
   readonly auth?: OpenAIAuthStyle | undefined;
@@ -22,6 +30,16 @@ export interface OpenAICompatibleProviderConfig {
   readonly dropParameters?: readonly string[] | undefined;
   readonly renameParameters?: Readonly<Record<string, string>> | undefined;
   readonly extraHeaders?: Readonly<Record<string, string>> | undefined;
+  /** Send the channel's organization as `OpenAI-Organization` (Azure-like clones). Default false. */
+  readonly sendOrganization?: boolean | undefined;
+  /** Apply the reasoning-model rules to models matching this pattern (xAI `grok-3-mini`). */
+  readonly reasoningModelPattern?: RegExp | undefined;
+  /** A URL builder replacing base URL + path. */
+  readonly buildUrl?: ((context: OpenAIUrlContext) => string) | undefined;
+  /** The model list endpoint; default `GET /v1/models`; `null` when the vendor has none. */
+  readonly models?: OpenAIModelsListing | null | undefined;
+  /** Rerank answers carry no usage to trust (the local estimate bills them). */
+  readonly ignoreRerankUsage?: boolean | undefined;
 }
 
 /** Fills in the defaults of an OpenAI-compatible vendor, producing an OpenAI-family config. */
@@ -31,12 +49,17 @@ export function defineOpenAICompatibleProvider(config: OpenAICompatibleProviderC
     name: config.name,
     defaultBaseUrl: config.defaultBaseUrl,
     auth: config.auth ?? { style: 'bearer' },
-    sendOrganization: false,
+    sendOrganization: config.sendOrganization ?? false,
     paths: config.paths ?? { 'openai-chat': '/v1/chat/completions' },
     streamOptions: config.streamOptions ?? 'strip',
     dropParameters: config.dropParameters,
     renameParameters: config.renameParameters,
     extraHeaders: config.extraHeaders,
-    reasoningModelRules: false,
+    reasoningModelRules: config.reasoningModelPattern !== undefined,
+    reasoningModelPattern: config.reasoningModelPattern,
+    buildUrl: config.buildUrl,
+    requiresBaseUrl: config.defaultBaseUrl === '',
+    models: config.models === null ? undefined : (config.models ?? OPENAI_MODELS_LISTING),
+    ignoreRerankUsage: config.ignoreRerankUsage,
   };
 }

@@ -3,12 +3,16 @@ import type { RelayCall } from '../../spec/relay-call.js';
 import { RelayRequestError } from '../../spec/request-error.js';
 import type { UpstreamRequest } from '../../spec/upstream-request.js';
 import type { OpenAIFamilyConfig } from './openai-config.js';
+import { buildMultipartBody, isMultipartCall } from './openai-multipart-request.js';
+import { buildOpenAIHeaders, buildOpenAIUrl, resolveOpenAIPath } from './openai-request-target.js';
+
+export { buildOpenAIHeaders, joinUrl } from './openai-request-target.js';
 
 const encoder = new TextEncoder();
 const STREAM_USAGE_FIELD = '"stream_options":{"include_usage":true},';
 const STREAM_USAGE_BYTES = encoder.encode(STREAM_USAGE_FIELD);
 const REASONING_MODEL = /^(?:o\d|gpt-5)/;
-const EFFORT_SUFFIX = /^((?:o\d|gpt-5)[\w.-]*?)-(minimal|low|medium|high)$/;
+const EFFORT_SUFFIX = /^([\w./:-]+?)-(minimal|low|medium|high)$/;
 
 /**
  * Builds the upstream request for an OpenAI-format upstream.
@@ -35,6 +39,23 @@ export function convertToOpenAIRequest(
     );
   }
   const upstreamModel = mapChannelModel(channel, call.model, call.upstreamModel);
+  const resolvedPath = resolveOpenAIPath(path, call);
+  if (isMultipartCall(call)) {
+    const override = channel.paramOverride;
+    const finalModel = typeof override?.model === 'string' ? override.model : upstreamModel;
+    const multipart = buildMultipartBody(call, finalModel, override);
+    const headers = buildOpenAIHeaders(channel, config);
+    headers['content-type'] = multipart.contentType;
+    return {
+      url: buildOpenAIUrl(call, channel, config, resolvedPath, finalModel),
+      method: 'POST',
+      headers,
+      body: multipart.body,
+      upstreamModel: finalModel,
+      streamUsageForced: false,
+      warnings: [],
+    };
+  }
   const warnings: string[] = [];
   const original = call.body;
   let body: Record<string, unknown> | undefined;
@@ -63,7 +84,13 @@ export function convertToOpenAIRequest(
 
   let finalModel = upstreamModel;
   if (config.reasoningModelRules === true && call.protocol === 'openai-chat') {
-    finalModel = applyReasoningModelRules(original, upstreamModel, edit, warnings);
+    finalModel = applyReasoningModelRules(
+      original,
+      upstreamModel,
+      config.reasoningModelPattern ?? REASONING_MODEL,
+      edit,
+      warnings,
+    );
   }
 
   for (const name of config.dropParameters ?? []) {
@@ -106,7 +133,7 @@ export function convertToOpenAIRequest(
   }
 
   return {
-    url: joinUrl(channel.baseUrl || config.defaultBaseUrl, path),
+    url: buildOpenAIUrl(call, channel, config, resolvedPath, finalModel),
     method: 'POST',
     headers: buildOpenAIHeaders(channel, config),
     body: requestBody,
@@ -114,44 +141,6 @@ export function convertToOpenAIRequest(
     streamUsageForced,
     warnings,
   };
-}
-
-/** Headers for an OpenAI-family upstream: JSON content type, credentials, then overrides. */
-export function buildOpenAIHeaders(
-  channel: ChannelRuntime,
-  config: OpenAIFamilyConfig,
-): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const auth = config.auth;
-  if (auth.style === 'bearer') headers.authorization = `Bearer ${channel.key}`;
-  else if (auth.style === 'header') headers[auth.header.toLowerCase()] = channel.key;
-  if (config.sendOrganization === true && channel.organization) {
-    headers['openai-organization'] = channel.organization;
-  }
-  if (config.extraHeaders !== undefined) {
-    for (const [name, value] of Object.entries(config.extraHeaders)) headers[name.toLowerCase()] = value;
-  }
-  if (channel.headerOverride !== undefined) {
-    for (const [name, value] of Object.entries(channel.headerOverride)) {
-      headers[name.toLowerCase()] = value.replaceAll('{api_key}', channel.key);
-    }
-  }
-  return headers;
-}
-
-/**
- * Joins a base URL and a path: trailing slashes are removed, and a base that already ends with
- * the path's first segment (`https://host/v1` + `/v1/chat/completions`) does not repeat it.
- */
-export function joinUrl(baseUrl: string, path: string): string {
-  let base = baseUrl.trim();
-  while (base.endsWith('/')) base = base.slice(0, -1);
-  const firstSegmentEnd = path.indexOf('/', 1);
-  if (firstSegmentEnd > 0) {
-    const firstSegment = path.slice(0, firstSegmentEnd);
-    if (base.endsWith(firstSegment)) return base + path.slice(firstSegmentEnd);
-  }
-  return base + path;
 }
 
 /**
@@ -175,18 +164,19 @@ export function spliceIntoJsonObject(raw: string | Uint8Array): string | Uint8Ar
 function applyReasoningModelRules(
   original: Readonly<Record<string, unknown>>,
   upstreamModel: string,
+  pattern: RegExp,
   edit: () => Record<string, unknown>,
   warnings: string[],
 ): string {
   let model = upstreamModel;
   const suffix = EFFORT_SUFFIX.exec(model);
-  if (suffix !== null) {
+  if (suffix !== null && pattern.test(suffix[1]!)) {
     model = suffix[1]!;
     const target = edit();
     target.model = model;
     if (!Object.hasOwn(original, 'reasoning_effort')) target.reasoning_effort = suffix[2];
   }
-  if (!REASONING_MODEL.test(model)) return model;
+  if (!pattern.test(model)) return model;
   if (Object.hasOwn(original, 'max_tokens') && !Object.hasOwn(original, 'max_completion_tokens')) {
     const target = edit();
     target.max_completion_tokens = original.max_tokens;

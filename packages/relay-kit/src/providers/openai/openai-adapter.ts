@@ -11,9 +11,17 @@ import type { UpstreamRequest } from '../../spec/upstream-request.js';
 import type { Usage } from '../../spec/usage.js';
 import { convertOpenAIResponse } from './convert-openai-response.js';
 import { convertOpenAIUsage, readOpenAIUsageFromText } from './convert-openai-usage.js';
+import {
+  readImagesUsage,
+  readRerankUsage,
+  readResponsesUsage,
+  readTranscriptionUsage,
+} from './convert-responses-usage.js';
 import { convertToOpenAIRequest } from './convert-to-openai-request.js';
 import { OPENAI_CONFIG, type OpenAIFamilyConfig } from './openai-config.js';
 import { parseOpenAIError } from './openai-error.js';
+import { listOpenAIFamilyModels } from './openai-list-models.js';
+import { createOpenAIResponsesTap } from './openai-responses-tap.js';
 import { createOpenAIStreamTransformer } from './openai-stream-transformer.js';
 import { createOpenAIUsageTap } from './openai-usage-tap.js';
 
@@ -23,6 +31,7 @@ import { createOpenAIUsageTap } from './openai-usage-tap.js';
  */
 export function createOpenAIFamilyAdapter(config: OpenAIFamilyConfig): ProviderAdapter {
   const nativeProtocols = Object.keys(config.paths) as Protocol[];
+  const listing = config.models;
   return {
     channelType: config.channelType,
     name: config.name,
@@ -31,7 +40,9 @@ export function createOpenAIFamilyAdapter(config: OpenAIFamilyConfig): ProviderA
       return convertToOpenAIRequest(call, channel, config);
     },
     createPassthroughTap(options?: PassthroughTapOptions): PassthroughTap {
-      return createOpenAIUsageTap(options);
+      return options?.protocol === 'openai-responses'
+        ? createOpenAIResponsesTap(options)
+        : createOpenAIUsageTap(options);
     },
     toStreamParts(call: RelayCall): TransformStream<SseEvent, StreamPart> {
       return createOpenAIStreamTransformer(call);
@@ -39,13 +50,45 @@ export function createOpenAIFamilyAdapter(config: OpenAIFamilyConfig): ProviderA
     toResponse(body: unknown, call: RelayCall): UnifiedResponse {
       return convertOpenAIResponse(body, call);
     },
-    readUsage(source: SseEvent | unknown): Usage | undefined {
-      return readOpenAIUsage(source);
+    readUsage(source: SseEvent | unknown, protocol?: Protocol): Usage | undefined {
+      return readOpenAIFamilyUsage(source, protocol, config);
     },
     parseError(status: number, bodyText: string, headers?: HeadersLike): UpstreamError {
       return parseOpenAIError(status, bodyText, headers);
     },
+    listModels:
+      listing === undefined
+        ? undefined
+        : (channel: ChannelRuntime, fetch: typeof globalThis.fetch) =>
+            listOpenAIFamilyModels(channel, config, listing, fetch),
   };
+}
+
+/**
+ * Usage of an OpenAI-family answer by protocol: Responses bodies and events, transcription
+ * answers (usage or duration), rerank answers (Jina/Cohere shapes; none when the config ignores
+ * them), image answers (gpt-image tokens); chat, completions, embeddings and the rest use the
+ * chat `usage` object. Speech answers are audio bytes: billing uses `call.quantities`.
+ */
+export function readOpenAIFamilyUsage(
+  source: SseEvent | unknown,
+  protocol: Protocol | undefined,
+  config?: OpenAIFamilyConfig,
+): Usage | undefined {
+  switch (protocol) {
+    case 'openai-responses':
+      return readResponsesUsage(source);
+    case 'openai-audio-transcription':
+      return readTranscriptionUsage(source);
+    case 'rerank':
+      return config?.ignoreRerankUsage === true ? undefined : readRerankUsage(source);
+    case 'openai-images':
+      return readImagesUsage(source);
+    case 'openai-audio-speech':
+      return undefined;
+    default:
+      return readOpenAIUsage(source);
+  }
 }
 
 /** The OpenAI adapter (channel type 1). */

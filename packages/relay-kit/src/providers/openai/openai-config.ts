@@ -1,4 +1,6 @@
+import type { ChannelRuntime } from '../../spec/channel-runtime.js';
 import type { Protocol } from '../../spec/protocol.js';
+import type { RelayCall } from '../../spec/relay-call.js';
 
 /** How an OpenAI-family upstream expects the channel key. */
 export type OpenAIAuthStyle =
@@ -7,7 +9,31 @@ export type OpenAIAuthStyle =
   /** `<header>: <key>` (Azure's `api-key`). */
   | { readonly style: 'header'; readonly header: string }
   /** No credential header (local servers such as Ollama). */
-  | { readonly style: 'none' };
+  | { readonly style: 'none' }
+  /** `Authorization: Bearer <key>` when the channel has a key, nothing otherwise (Ollama). */
+  | { readonly style: 'bearer-optional' }
+  /** Headers computed from the channel (Zhipu's JWT signed with the key). */
+  | { readonly style: 'custom'; readonly headers: (channel: ChannelRuntime) => Record<string, string> };
+
+/** What a custom URL builder receives. */
+export interface OpenAIUrlContext {
+  readonly call: RelayCall;
+  readonly channel: ChannelRuntime;
+  /** The channel's base URL or the config default, without trailing slashes. */
+  readonly baseUrl: string;
+  /** The protocol's path (after edits/translations selection). */
+  readonly path: string;
+  /** The model sent upstream. */
+  readonly model: string;
+}
+
+/** How `listModels` reads the upstream's model list. */
+export interface OpenAIModelsListing {
+  /** Path appended to the base URL (`/v1/models`), or a function of the channel. */
+  readonly path: string | ((channel: ChannelRuntime, baseUrl: string) => string);
+  /** `openai`: `{data:[{id}]}` (also `{models:[{name|id}]}`); `ollama`: `{models:[{name}]}`. */
+  readonly format?: 'openai' | 'ollama' | 'cloudflare' | undefined;
+}
 
 /**
  * What to do with `stream_options` on streamed chat and completions calls.
@@ -49,6 +75,19 @@ export interface OpenAIFamilyConfig {
    * `reasoning_effort`.
    */
   readonly reasoningModelRules?: boolean | undefined;
+  /** The models the reasoning rules apply to (default: OpenAI's `o1`…, `gpt-5`). */
+  readonly reasoningModelPattern?: RegExp | undefined;
+  /**
+   * Builds the whole URL instead of base URL + path (Azure deployments, Custom's `{model}`
+   * template, Cloudflare's account path, VolcEngine bots).
+   */
+  readonly buildUrl?: ((context: OpenAIUrlContext) => string) | undefined;
+  /** The channel must set a base URL (no usable default): building a request without one fails. */
+  readonly requiresBaseUrl?: boolean | undefined;
+  /** Where the model list comes from; absent means `listModels` is not offered. */
+  readonly models?: OpenAIModelsListing | undefined;
+  /** Rerank answers carry no trustworthy usage (Xinference): `readUsage` reports none for rerank. */
+  readonly ignoreRerankUsage?: boolean | undefined;
 }
 
 /** OpenAI's paths, shared by vendors that copy the whole API. */
@@ -57,9 +96,15 @@ export const OPENAI_PATHS: Readonly<Partial<Record<Protocol, string>>> = {
   'openai-completions': '/v1/completions',
   'openai-embeddings': '/v1/embeddings',
   'openai-moderations': '/v1/moderations',
+  'openai-responses': '/v1/responses',
   'openai-images': '/v1/images/generations',
   'openai-audio-speech': '/v1/audio/speech',
+  'openai-audio-transcription': '/v1/audio/transcriptions',
+  rerank: '/v1/rerank',
 };
+
+/** The standard model list endpoint. */
+export const OPENAI_MODELS_LISTING: OpenAIModelsListing = { path: '/v1/models', format: 'openai' };
 
 /** The OpenAI channel (type 1). */
 export const OPENAI_CONFIG: OpenAIFamilyConfig = {
@@ -71,4 +116,5 @@ export const OPENAI_CONFIG: OpenAIFamilyConfig = {
   paths: OPENAI_PATHS,
   streamOptions: 'force',
   reasoningModelRules: true,
+  models: OPENAI_MODELS_LISTING,
 };
