@@ -27,7 +27,9 @@ export function validateGeminiRequest(body: Readonly<Record<string, unknown>>): 
   if (contents === undefined || contents === null) invalid('contents', '"contents" is required');
   if (!Array.isArray(contents)) invalid('contents', `"contents" must be an array, got ${describe(contents)}`);
   if (contents.length === 0) invalid('contents', '"contents" must contain at least one content');
-  contents.forEach((content, index) => validateContent(content, `contents[${index}]`, true));
+  contents.forEach((content, index) => {
+    validateContent(content, `contents[${index}]`, true);
+  });
   const system = readField(body, 'systemInstruction');
   if (system !== undefined && system !== null) validateContent(system, 'systemInstruction', false);
   validateTools(readField(body, 'tools'));
@@ -47,7 +49,9 @@ function validateContent(content: unknown, path: string, checkRole: boolean): vo
   if (!Array.isArray(parts) && !isRecord(parts)) {
     invalid(`${path}.parts`, `${path}.parts must be an array, got ${describe(parts)}`);
   }
-  readList(parts).forEach((part, index) => validatePart(part, `${path}.parts[${index}]`));
+  readList(parts).forEach((part, index) => {
+    validatePart(part, `${path}.parts[${index}]`);
+  });
 }
 
 function validatePart(part: unknown, path: string): void {

@@ -72,7 +72,10 @@ export function createGeminiStreamWriter(
           return;
         case 'tool-call-delta': {
           let calls = toolCalls.get(part.index);
-          if (calls === undefined) toolCalls.set(part.index, (calls = new Map()));
+          if (calls === undefined) {
+            calls = new Map();
+            toolCalls.set(part.index, calls);
+          }
           const pending = calls.get(part.toolCallIndex) ?? { name: '', args: '' };
           if (part.name !== undefined) pending.name = part.name;
           pending.args += part.argumentsDelta;

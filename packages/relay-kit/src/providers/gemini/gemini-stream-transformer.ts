@@ -6,7 +6,6 @@ import { maskSensitive } from '../../util/mask-sensitive.js';
 import { classifyUpstreamError } from '../classify-upstream-error.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
 import type { GeminiResponse } from './gemini-api.js';
-import { isRecord } from './gemini-api.js';
 import { extractGeminiErrorFacts } from './gemini-error.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 import { readGeminiParts } from './read-gemini-parts.js';
