@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
+import { isDemoRequested, startDemo } from './demo/demo-mode.ts';
 
 /** Entry point: read the environment, build the app, listen, and shut down gracefully. */
 async function main(): Promise<void> {
@@ -34,7 +35,15 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  const demo = isDemoRequested(process.argv.slice(2), process.env) ? await startDemo(app) : null;
   await app.listen({ port: config.port, host: config.host });
+  if (demo) {
+    app.log.warn(
+      `demo mode: channel #${demo.channelId} answers from the offline mock upstream at ${demo.url} ` +
+        `(canned replies, not a real AI). Sign in at http://localhost:${config.port}/login as root / 123456 ` +
+        '(change the password) and open the playground.',
+    );
+  }
 }
 
 main().catch((error: unknown) => {
