@@ -157,14 +157,19 @@ export function createOpenAIResponsesStreamWriter(
     return [item, closed + opened];
   };
 
+  // `start()` always runs first, so the opening events take the first sequence numbers.
   const handle = (part: StreamPart): string => {
+    if (part.type === 'message-start' && part.model !== '') model = part.model;
+    const head = start();
+    return head + handlePart(part);
+  };
+  const handlePart = (part: StreamPart): string => {
     switch (part.type) {
       case 'message-start':
-        if (part.model !== '') model = part.model;
-        return start();
+        return '';
       case 'text-delta':
       case 'reasoning-delta': {
-        if (part.index !== 0 || part.delta === '') return start();
+        if (part.index !== 0 || part.delta === '') return '';
         const kind = part.type === 'text-delta' ? 'message' : 'reasoning';
         const [item, prefix] = textItem(kind);
         item.text += part.delta;
@@ -182,11 +187,11 @@ export function createOpenAIResponsesStreamWriter(
                 summary_index: 0,
                 delta: part.delta,
               });
-        return start() + prefix + delta;
+        return prefix + delta;
       }
       case 'tool-call-delta': {
-        if (part.index !== 0) return start();
-        let out = start();
+        if (part.index !== 0) return '';
+        let out = '';
         let item = toolItems.get(part.toolCallIndex);
         if (item === undefined) {
           if (current !== undefined) out += close(current);
@@ -208,24 +213,21 @@ export function createOpenAIResponsesStreamWriter(
       }
       case 'usage':
         usage = part.usage;
-        return start();
+        return '';
       case 'finish':
         if (part.index === 0) finishReason = part.reason;
-        return start();
+        return '';
       case 'error':
         failed = true;
-        return (
-          start() +
-          formatResponsesStreamError(
-            {
-              status: part.error.status || 500,
-              message: part.error.message,
-              type: part.error.type,
-              code: part.error.upstreamCode ?? part.error.type ?? 'upstream_error',
-              param: part.error.param ?? null,
-            },
-            sequence++,
-          )
+        return formatResponsesStreamError(
+          {
+            status: part.error.status || 500,
+            message: part.error.message,
+            type: part.error.type,
+            code: part.error.upstreamCode ?? part.error.type ?? 'upstream_error',
+            param: part.error.param ?? null,
+          },
+          sequence++,
         );
     }
   };
