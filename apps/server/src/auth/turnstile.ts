@@ -13,6 +13,9 @@ export async function checkTurnstile(request: FastifyRequest): Promise<void> {
   if (typeof token !== 'string' || token === '') {
     throw new GatewayError(ErrorCode.AuthForbidden, 'Turnstile token 为空', { status: 403 });
   }
+  if (token.length > 4096) {
+    throw new GatewayError(ErrorCode.AuthForbidden, 'Turnstile 校验失败，请刷新重试！', { status: 403 });
+  }
   const form = new URLSearchParams({
     secret: options.get('TurnstileSecretKey'),
     response: token,

@@ -9,6 +9,8 @@ export interface SunkMail {
   headers: Record<string, string>;
   /** Every text part, transfer-decoded and joined. */
   text: string;
+  /** The SMTP account the sender authenticated as ('' without authentication). */
+  authUser: string;
 }
 
 /** A real SMTP server on 127.0.0.1 (random port, no TLS, no auth) that keeps what it receives. */
@@ -66,12 +68,25 @@ function decodeEntity(entity: string): string {
   return body;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** With `auth`, the sink demands AUTH PLAIN/LOGIN with exactly that account and password. */
+export async function startSmtpSink(
+  options: { auth?: { user: string; pass: string } } = {},
+): Promise<SmtpSink> {
   const messages: SunkMail[] = [];
+  const { auth } = options;
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !auth,
+    allowInsecureAuth: Boolean(auth),
     disabledCommands: ['STARTTLS'],
     logger: false,
+    ...(auth && {
+      onAuth(credentials, _session, callback) {
+        if (credentials.username === auth.user && credentials.password === auth.pass) {
+          return callback(null, { user: credentials.username });
+        }
+        callback(new Error('Invalid username or password'));
+      },
+    }),
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -84,6 +99,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           raw,
           headers: parseHeaders(split < 0 ? raw : raw.slice(0, split)),
           text: decodeEntity(raw),
+          authUser: typeof session.user === 'string' ? session.user : '',
         });
         callback();
       });
