@@ -91,6 +91,52 @@ export {
   isSupportedChannelType,
   listSupportedChannelTypes,
 } from './providers/registry.js';
+// Anthropic Messages (client codec) and Claude upstreams (Anthropic, AWS Bedrock).
+export {
+  anthropicMessagesCodec,
+  formatAnthropicMessagesResponse,
+  parseAnthropicMessagesRequest,
+} from './protocols/anthropic-messages/anthropic-messages-codec.js';
+export { anthropicMessagesPromptInput } from './protocols/anthropic-messages/anthropic-messages-prompt.js';
+export { validateAnthropicMessagesRequest } from './protocols/anthropic-messages/anthropic-messages-schemas.js';
+export {
+  createAnthropicMessagesStreamWriter,
+  formatAnthropicEvent,
+} from './protocols/anthropic-messages/anthropic-messages-stream-writer.js';
+export {
+  anthropicErrorTypeForStatus,
+  formatAnthropicErrorBody,
+  formatAnthropicStreamError,
+  toAnthropicStopReason,
+  toAnthropicUsage,
+} from './protocols/anthropic-messages/anthropic-messages-wire.js';
+export { anthropicToChatCall } from './protocols/anthropic-messages/anthropic-to-chat.js';
+export { anthropicAdapter, readAnthropicUsage } from './providers/anthropic/anthropic-adapter.js';
+export { parseAnthropicError } from './providers/anthropic/anthropic-error.js';
+export { applyClaudeRules, claudeModelHeaders } from './providers/anthropic/anthropic-request-rules.js';
+export { createAnthropicStreamTransformer } from './providers/anthropic/anthropic-stream-transformer.js';
+export { createAnthropicUsageTap } from './providers/anthropic/anthropic-usage-tap.js';
+export { convertAnthropicResponse } from './providers/anthropic/convert-anthropic-response.js';
+export { AnthropicStreamUsage, convertAnthropicUsage } from './providers/anthropic/convert-anthropic-usage.js';
+export { convertChatToAnthropic } from './providers/anthropic/convert-chat-to-anthropic.js';
+export {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  convertToAnthropicRequest,
+  DEFAULT_ANTHROPIC_VERSION,
+  prepareAnthropicBody,
+} from './providers/anthropic/convert-to-anthropic-request.js';
+export { mapAnthropicFinishReason } from './providers/anthropic/map-anthropic-finish-reason.js';
+export { AwsEventStreamDecoder, createBedrockEventStreamDecoder } from './providers/bedrock/aws-event-stream.js';
+export {
+  BEDROCK_ANTHROPIC_VERSION,
+  bedrockAdapter,
+  buildBedrockRequest,
+  createBedrockAdapter,
+  parseBedrockError,
+  parseBedrockKey,
+} from './providers/bedrock/bedrock-adapter.js';
+export { bedrockModelId, crossRegionPrefix } from './providers/bedrock/bedrock-model-ids.js';
+export { signAwsRequest } from './providers/bedrock/sigv4.js';
 // Spec: the normalised vocabulary shared by codecs, adapters and the server.
 export { type ChannelRuntime, type ChannelSetting, mapChannelModel } from './spec/channel-runtime.js';
 export type { FinishReason } from './spec/finish-reason.js';

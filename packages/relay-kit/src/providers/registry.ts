@@ -1,6 +1,9 @@
 import type { ProviderAdapter } from '../spec/provider-adapter.js';
 import { createOpenAIFamilyAdapter, openAIAdapter } from './openai/openai-adapter.js';
 import { DEEPSEEK_CONFIG } from './openai-compatible/openai-compatible-providers.js';
+// Claude upstreams (Anthropic, AWS Bedrock).
+import { anthropicAdapter } from './anthropic/anthropic-adapter.js';
+import { bedrockAdapter } from './bedrock/bedrock-adapter.js';
 // OpenAI family (Azure, Ollama, Custom, Cloudflare, Zhipu v4 and the OpenAI-compatible vendors).
 import { AZURE_CONFIG } from './azure/azure-config.js';
 import { CLOUDFLARE_CONFIG } from './cloudflare/cloudflare-config.js';
@@ -18,6 +21,9 @@ import { ZHIPU_V4_CONFIG } from './zhipu/zhipu-config.js';
 const ADAPTER_FACTORIES: ReadonlyArray<readonly [channelType: number, create: () => ProviderAdapter]> = [
   [1, () => openAIAdapter],
   [43, () => createOpenAIFamilyAdapter(DEEPSEEK_CONFIG)],
+  // Claude upstreams.
+  [14, () => anthropicAdapter],
+  [33, () => bedrockAdapter],
   // OpenAI family.
   [3, () => createOpenAIFamilyAdapter(AZURE_CONFIG)],
   [4, () => createOpenAIFamilyAdapter(OLLAMA_CONFIG)],
