@@ -102,6 +102,37 @@ export const appRoutes: AppRoute[] = [
     element: lazyPage(() => import('../features/users/pages/user-edit-page'), 'UserEditPage'),
   },
   // Console part 2 — operations: channels, tokens, redemptions (add routes below this line).
+  {
+    path: '/channel',
+    access: 'admin',
+    menuKey: 'channel',
+    element: lazyPage(() => import('../features/channels/pages/channel-list-page'), 'ChannelListPage'),
+  },
+  {
+    path: '/channel/add',
+    access: 'admin',
+    element: lazyPage(() => import('../features/channels/pages/channel-edit-page'), 'ChannelEditPage'),
+  },
+  {
+    path: '/channel/edit/:id',
+    access: 'admin',
+    element: lazyPage(() => import('../features/channels/pages/channel-edit-page'), 'ChannelEditPage'),
+  },
+  {
+    path: '/token',
+    access: 'user',
+    menuKey: 'token',
+    element: lazyPage(() => import('../features/tokens/pages/token-list-page'), 'TokenListPage'),
+  },
+  {
+    path: '/redemption',
+    access: 'admin',
+    menuKey: 'redemption',
+    element: lazyPage(
+      () => import('../features/redemptions/pages/redemption-list-page'),
+      'RedemptionListPage',
+    ),
+  },
   // Console part 2 — money and records: wallet, logs, dashboard, tasks, pricing, playground, chat.
 ];
 
