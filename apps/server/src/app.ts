@@ -36,6 +36,7 @@ import {
 import { createRelayRuntime } from './relay/create-relay-runtime.ts';
 import { observabilityRoutes } from './observability/observability-routes.ts';
 import { relayRoutes } from './relay/relay-routes.ts';
+import { startTaskPoller } from './tasks/task-poller.ts';
 import { taskRelayRoutes } from './tasks/task-relay-routes.ts';
 import { VERSION } from './version.ts';
 
@@ -153,6 +154,8 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     // Periodic channel tests and balance updates run on the master only; stopping also waits for
     // scheduled channel health changes, which every node makes.
     closers.push(startChannelMonitor(services, app.log, { timers: config.nodeType === 'master' }));
+    // Drawing and music task polling (master only, unless UPDATE_TASK=false).
+    closers.push(startTaskPoller(services, app.log, { timers: config.nodeType === 'master' }));
 
     const sync = setInterval(() => {
       options.reload().catch((error: unknown) => app.log.warn({ err: error }, 'option sync failed'));

@@ -121,6 +121,44 @@ export class BillingService {
     });
   }
 
+  /**
+   * Refunds a failed asynchronous task exactly once, to the user and to the token (a limited
+   * token's remaining quota; used quota is reversed on both). `claim` runs first in the same
+   * transaction and must be a conditional update of the task row (e.g. "set FAILURE/100% where
+   * still unfinished"): only when it changed the row is the quota credited, so two pollers, two
+   * nodes or a restart that see the same failure refund it once. Returns whether this call refunded.
+   */
+  async refundTaskOnce(
+    payer: { userId: number; tokenId: number },
+    amount: number,
+    claim: (trx: Transaction<Database>) => Promise<boolean>,
+  ): Promise<boolean> {
+    const quota = Math.max(0, Math.trunc(amount));
+    return this.handle.db.transaction().execute(async (trx) => {
+      if (!(await claim(trx))) return false;
+      if (quota === 0) return true;
+      await trx
+        .updateTable('users')
+        .set({ quota: sql`quota + ${quota}`, used_quota: sql`used_quota - ${quota}` })
+        .where('id', '=', payer.userId)
+        .execute();
+      if (payer.tokenId > 0) {
+        await trx
+          .updateTable('tokens')
+          .set({ remain_quota: sql`remain_quota + ${quota}` })
+          .where('id', '=', payer.tokenId)
+          .where('unlimited_quota', '=', 0)
+          .execute();
+        await trx
+          .updateTable('tokens')
+          .set({ used_quota: sql`used_quota - ${quota}` })
+          .where('id', '=', payer.tokenId)
+          .execute();
+      }
+      return true;
+    });
+  }
+
   private async credit(executor: Executor, payer: Payer, amount: number): Promise<void> {
     await executor
       .updateTable('users')

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+
+/** A Midjourney relay refusal, answered as `{description, type: "upstream_error", code}`. */
+export class MidjourneyRelayError extends Error {
+  override name = 'MidjourneyRelayError';
+  constructor(
+    readonly code: number,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+  }
+}
+
+/** midjourney-proxy's request-error code. */
+export const MJ_REQUEST_ERROR = 4;
+/** midjourney-proxy's unknown-error code (upstream unreachable or unreadable). */
+export const MJ_UNKNOWN_ERROR = 5;
+
+/** A Suno relay refusal, answered as the reference's TaskError `{code, message, data: null}`. */
+export class SunoRelayError extends Error {
+  override name = 'SunoRelayError';
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Answers the task relay's own errors in their wire shapes; everything else (token checks, body
+ * size, no channel) goes on to the app's error handler and keeps the OpenAI shape, as in the
+ * reference, whose middleware answers those before the task handlers run.
+ */
+export function installTaskErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof MidjourneyRelayError) {
+      return reply
+        .code(error.status)
+        .send({ description: error.description, type: 'upstream_error', code: error.code });
+    }
+    if (error instanceof SunoRelayError) {
+      return reply.code(error.status).send({ code: error.code, message: error.message, data: null });
+    }
+    throw error;
+  });
+}
