@@ -3,7 +3,15 @@ import { getProviderAdapter, isSupportedChannelType, listSupportedChannelTypes }
 
 describe('provider registry', () => {
   it('registers OpenAI and DeepSeek', () => {
-    expect(listSupportedChannelTypes()).toEqual([1, 43]);
+    const types = listSupportedChannelTypes();
+    expect(types).toEqual([...types].sort((a, b) => a - b));
+    // The OpenAI family.
+    expect(types).toEqual(
+      expect.arrayContaining([
+        1, 3, 4, 6, 7, 8, 9, 12, 13, 19, 20, 22, 25, 26, 27, 31, 34, 35, 38, 39, 40, 42, 43, 44, 45, 46, 47,
+        48, 58,
+      ]),
+    );
     expect(getProviderAdapter(1)?.name).toBe('openai');
     expect(getProviderAdapter(43)?.name).toBe('deepseek');
     expect(getProviderAdapter(1)).toBe(getProviderAdapter(1));

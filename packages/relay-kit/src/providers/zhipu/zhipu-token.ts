@@ -1,10 +1,15 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from './hmac-sha256.js';
+
+const encoder = new TextEncoder();
 
 /** Lifetime of a Zhipu token. */
 export const ZHIPU_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
-function base64Url(value: string | Buffer): string {
-  return Buffer.from(value).toString('base64url');
+function base64Url(value: string | Uint8Array): string {
+  const bytes = typeof value === 'string' ? encoder.encode(value) : value;
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
 /**
@@ -22,6 +27,6 @@ export function createZhipuToken(key: string, nowMs: number = Date.now()): strin
   const payload = base64Url(
     JSON.stringify({ api_key: id, exp: nowMs + ZHIPU_TOKEN_TTL_MS, timestamp: nowMs }),
   );
-  const signature = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+  const signature = base64Url(hmacSha256(encoder.encode(secret), encoder.encode(`${header}.${payload}`)));
   return `${header}.${payload}.${signature}`;
 }
