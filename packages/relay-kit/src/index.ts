@@ -137,6 +137,58 @@ export {
 } from './providers/bedrock/bedrock-adapter.js';
 export { bedrockModelId, crossRegionPrefix } from './providers/bedrock/bedrock-model-ids.js';
 export { signAwsRequest } from './providers/bedrock/sigv4.js';
+// Gemini (client codec) and Google upstreams (Gemini API, Vertex AI).
+export { geminiCodec, parseGeminiRequest } from './protocols/gemini/gemini-codec.js';
+export { geminiWantsJsonArrayStream, parseGeminiPath } from './protocols/gemini/gemini-path.js';
+export { geminiPromptInput } from './protocols/gemini/gemini-prompt.js';
+export { validateGeminiRequest } from './protocols/gemini/gemini-request-schemas.js';
+export { createGeminiStreamWriter } from './protocols/gemini/gemini-stream-writer.js';
+export { convertGeminiCallToChat } from './protocols/gemini/gemini-to-chat.js';
+export { thinkingToReasoningEffort } from './protocols/gemini/gemini-to-chat-config.js';
+export {
+  formatGeminiErrorBody,
+  formatGeminiResponse,
+  googleStatusFor,
+  toGeminiUsageMetadata,
+} from './protocols/gemini/gemini-wire.js';
+export { convertChatMessagesToGemini } from './providers/gemini/convert-chat-messages-to-gemini.js';
+export {
+  cleanGeminiSchema,
+  convertChatToolsToGemini,
+} from './providers/gemini/convert-chat-tools-to-gemini.js';
+export { convertGeminiResponse } from './providers/gemini/convert-gemini-response.js';
+export { convertGeminiUsage, readGeminiUsageFromText } from './providers/gemini/convert-gemini-usage.js';
+export {
+  convertChatBodyToGemini,
+  convertToGeminiRequest,
+  GEMINI_DEFAULT_BASE_URL,
+  THINKING_BUDGET_BY_EFFORT,
+} from './providers/gemini/convert-to-gemini-request.js';
+export { geminiAdapter, readGeminiUsage } from './providers/gemini/gemini-adapter.js';
+export { parseGeminiError } from './providers/gemini/gemini-error.js';
+export { listGeminiModels } from './providers/gemini/gemini-models.js';
+export { createGeminiStreamTransformer } from './providers/gemini/gemini-stream-transformer.js';
+export { createGeminiUsageTap } from './providers/gemini/gemini-usage-tap.js';
+export { mapGeminiFinishReason, toGeminiFinishReason } from './providers/gemini/map-gemini-finish-reason.js';
+export {
+  createServiceAccountJwt,
+  createVertexTokenSource,
+  VERTEX_SCOPE,
+  type VertexTokenSource,
+} from './providers/vertex/vertex-access-token.js';
+export {
+  createVertexAdapter,
+  readVertexAuth,
+  type VertexAuth,
+  vertexAdapter,
+} from './providers/vertex/vertex-adapter.js';
+export { toVertexClaudeModel, VERTEX_ANTHROPIC_VERSION } from './providers/vertex/vertex-claude-request.js';
+export {
+  parseServiceAccountKey,
+  resolveVertexRegion,
+  VERTEX_DEFAULT_REGION,
+  type VertexServiceAccount,
+} from './providers/vertex/vertex-credentials.js';
 // Spec: the normalised vocabulary shared by codecs, adapters and the server.
 export { type ChannelRuntime, type ChannelSetting, mapChannelModel } from './spec/channel-runtime.js';
 export type { FinishReason } from './spec/finish-reason.js';

@@ -11,6 +11,9 @@ import { CUSTOM_CONFIG } from './custom/custom-config.js';
 import { OLLAMA_CONFIG } from './ollama/ollama-config.js';
 import * as vendors from './openai-compatible/openai-compatible-providers.js';
 import { ZHIPU_V4_CONFIG } from './zhipu/zhipu-config.js';
+// Google upstreams (Gemini API, Vertex AI).
+import { geminiAdapter } from './gemini/gemini-adapter.js';
+import { vertexAdapter } from './vertex/vertex-adapter.js';
 
 /**
  * The only registration point: channel type → adapter factory. Adding a provider is one line
@@ -52,6 +55,9 @@ const ADAPTER_FACTORIES: ReadonlyArray<readonly [channelType: number, create: ()
   [47, () => createOpenAIFamilyAdapter(vendors.XINFERENCE_CONFIG)],
   [48, () => createOpenAIFamilyAdapter(vendors.XAI_CONFIG)],
   [58, () => createOpenAIFamilyAdapter(vendors.GROQ_CONFIG)],
+  // Google upstreams.
+  [24, () => geminiAdapter],
+  [41, () => vertexAdapter],
 ];
 
 const ADAPTERS: ReadonlyMap<number, ProviderAdapter> = new Map(
