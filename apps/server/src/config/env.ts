@@ -32,6 +32,10 @@ export interface Config {
   apiBodyLimit: number;
   /** Largest accepted request body on relay routes, bytes. */
   relayBodyLimit: number;
+  /** MAX_FILE_DOWNLOAD_MB: largest remote image the gateway downloads for an upstream. */
+  maxFileDownloadBytes: number;
+  /** ALLOW_PRIVATE_IMAGE_URLS: let image downloads reach loopback/private addresses (default no). */
+  allowPrivateImageUrls: boolean;
   shutdownTimeoutMs: number;
   /** Longest wait for an upstream's response headers, seconds (RELAY_TIMEOUT; 0 = no limit). */
   relayTimeoutSeconds: number;
@@ -198,6 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     apiBodyLimit: readInteger(env, 'API_BODY_LIMIT', 1024 * 1024, 1024),
     relayBodyLimit: readInteger(env, 'RELAY_BODY_LIMIT', 32 * 1024 * 1024, 1024),
+    maxFileDownloadBytes: readInteger(env, 'MAX_FILE_DOWNLOAD_MB', 20, 1, 1024) * 1024 * 1024,
+    allowPrivateImageUrls: readBoolean(env, 'ALLOW_PRIVATE_IMAGE_URLS', false),
     shutdownTimeoutMs: readInteger(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0),
     relayTimeoutSeconds: readInteger(env, 'RELAY_TIMEOUT', 300, 0, 86_400),
     streamingTimeoutSeconds: readInteger(env, 'STREAMING_TIMEOUT', 120, 1, 86_400),

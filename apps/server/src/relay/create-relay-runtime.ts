@@ -59,6 +59,13 @@ export async function createRelayRuntime(
     quotaNotifier: new QuotaNotifier(deps, deps.log),
     providerSettings: createProviderSettingsSource(deps.options),
     fetch: globalThis.fetch,
+    imageFetchSettings: () => ({
+      workerUrl: deps.options.get('WorkerUrl').trim(),
+      workerKey: deps.options.get('WorkerValidKey'),
+      maxBytes: deps.config.maxFileDownloadBytes,
+      timeoutMs: 20_000,
+      allowPrivateAddresses: deps.config.allowPrivateImageUrls,
+    }),
     random: Math.random,
     settlements: new Set(),
     drain: async () => {

@@ -4,6 +4,7 @@ import type { LogWriter } from '../logs/log-writer.ts';
 import type { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
 import type { QuotaNotifier } from '../notifications/quota-notifier.ts';
 import type { ChannelIndex } from '../routing/channel-index.ts';
+import type { ImageFetchSettings } from './images/remote-image-fetcher.ts';
 import type { TokenCache } from './token-cache.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 
@@ -20,6 +21,8 @@ export interface RelayRuntime {
   quotaNotifier: QuotaNotifier;
   /** The site's `claude.*` / `gemini.*` model settings, parsed once per change. */
   providerSettings: () => ProviderSettings;
+  /** How remote images are downloaded for upstreams that need them inline (WorkerUrl...). */
+  imageFetchSettings: () => ImageFetchSettings;
   /** HTTP for adapters' own calls (credential exchange, model lists); `fetch` in production. */
   fetch: typeof globalThis.fetch;
   /** Random source for channel selection (seeded in tests). */

@@ -37,6 +37,12 @@ export interface ProviderAdapter {
    */
   readonly convertibleProtocols?: readonly Protocol[] | undefined;
   /**
+   * The upstream cannot fetch image URLs itself (Gemini): before `buildRequest` the server
+   * downloads the http(s) images of an `openai-chat` call (through the site's image worker when
+   * one is configured) and passes them as `data:` URLs.
+   */
+  readonly inlineRemoteImages?: boolean | undefined;
+  /**
    * Builds the upstream HTTP request: URL from the channel's base URL, credentials, channel model
    * mapping, parameter and header overrides, and the site's model `settings` (defaults when
    * absent). Throws `RelayRequestError` for a protocol the adapter cannot serve.

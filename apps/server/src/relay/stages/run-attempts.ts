@@ -12,6 +12,8 @@ import type { Dispatcher } from 'undici';
 import { GatewayError } from '../../errors/gateway-error.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import { selectChannel } from '../../routing/select-channel.ts';
+import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-images.ts';
+import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
@@ -86,6 +88,15 @@ export async function runAttempts(
     chatCall ??= codec.toChatCall ? codec.toChatCall(call) : call;
     return chatCall;
   };
+  const inlined = new Map<RelayCall, Promise<RelayCall>>();
+  const inlineImagesOnce = (target: RelayCall) => {
+    let pending = inlined.get(target);
+    if (!pending) {
+      pending = inlineRemoteImages(target, runtime.imageFetchSettings(), runtime.fetch);
+      inlined.set(target, pending);
+    }
+    return pending;
+  };
   let unsupported: RouteTarget | null = null;
   let last: { failure: UpstreamError; channel: RouteTarget } | null = null;
   for (let attempt = 0; attempt < maxAttempts; ) {
@@ -109,14 +120,18 @@ export async function runAttempts(
       const prepared = adapter.prepareChannel
         ? await adapter.prepareChannel(channel.runtime, runtime.fetch)
         : channel.runtime;
-      const request = adapter.buildRequest(plan.call, prepared, runtime.providerSettings());
+      const upstreamCall =
+        adapter.inlineRemoteImages && hasRemoteImages(plan.call)
+          ? await inlineImagesOnce(plan.call)
+          : plan.call;
+      const request = adapter.buildRequest(upstreamCall, prepared, runtime.providerSettings());
       const response = await runtime.upstream.send(request, context.abort.signal);
       if (response.statusCode < 300) return { channel, adapter, request, response, plan };
       const text = await readErrorBody(response.body);
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
       if (context.abort.signal.aborted) throw new ClientAbortedError('client closed the connection');
-      if (isRelayRequestError(error)) throw badRequest(error.message);
+      if (isRelayRequestError(error) || error instanceof ImageFetchError) throw badRequest(error.message);
       failure = upstreamErrorFromException(error);
     }
     last = { failure, channel };
