@@ -114,7 +114,7 @@ export function buildTokenBody(
   const count = Number(values.count ?? 0);
   if (creating && (!Number.isInteger(count) || count < 1)) return { error: 'countInvalid' };
   const body: TokenCreateBody = {
-    name,
+    ...(name !== '' ? { name } : {}),
     expired_time,
     remain_quota: quota,
     unlimited_quota: values.unlimited_quota,
