@@ -39,6 +39,9 @@ const NOT_IMPLEMENTED_PATHS = new Set([
   '/v1/fine-tunes/*',
   '/v1/images/variations',
 ]);
+/** A built console file served by @fastify/static: GET or HEAD of a path with an extension, no parameters. */
+const STATIC_FILE = /^(GET|HEAD) \/(assets\/)?[\w.-]+\.[a-z0-9]+$/i;
+
 const MJ_SUBMIT_KINDS = [
   'imagine',
   'change',
@@ -147,6 +150,11 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
   'GET /api/data/': 'admin',
   'GET /api/data/self': 'user',
   'GET /api/pricing': 'public',
+  // Drawing and async task lists.
+  'GET /api/mj/': 'admin',
+  'GET /api/mj/self': 'user',
+  'GET /api/task/': 'admin',
+  'GET /api/task/self': 'user',
   // Third-party sign-in is public; binding needs the signed-in user.
   'GET /api/oauth/state': 'public',
   'GET /api/oauth/github': 'public',
@@ -166,6 +174,16 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
   'GET /v1/models/:model': 'token',
   'GET /v1beta/models': 'token',
   'GET /v1beta/openai/models': 'token',
+  'POST /v1/messages': 'token',
+  'POST /v1/responses': 'token',
+  'POST /v1/models/*': 'token',
+  'POST /v1beta/models/*': 'token',
+  'POST /v1/images/generations': 'token',
+  'POST /v1/images/edits': 'token',
+  'POST /v1/audio/speech': 'token',
+  'POST /v1/audio/transcriptions': 'token',
+  'POST /v1/audio/translations': 'token',
+  'POST /v1/rerank': 'token',
   'POST /pg/chat/completions': 'session',
   // Drawing (midjourney-proxy compatible) and music (Suno) tasks: tokens, except the image proxy.
   ...Object.fromEntries(
@@ -190,6 +208,8 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
 /** The rule of a route key (`HEAD x` follows `GET x`), or undefined when unlisted. */
 export function ruleOf(key: string): AccessRule | undefined {
   if (NOT_IMPLEMENTED_PATHS.has(key.slice(key.indexOf(' ') + 1))) return { access: 'not-implemented' };
+  // Files of the built console (one route each when apps/web/dist exists): public.
+  if (STATIC_FILE.test(key)) return { access: 'public' };
   const lookup = key.startsWith('HEAD ') ? `GET ${key.slice(5)}` : key;
   const rule = ACCESS_TABLE[lookup];
   if (rule === undefined) return undefined;
