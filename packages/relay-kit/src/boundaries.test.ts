@@ -17,7 +17,8 @@ const FORBIDDEN = [
   /apps\//,
 ];
 // Production code may import only these packages (tests and testing helpers may also use node:).
-const ALLOWED_PACKAGES = [/^eventsource-parser$/, /^node:module$/];
+// node:crypto is pure computation (request signing: SigV4, JWTs), never I/O.
+const ALLOWED_PACKAGES = [/^eventsource-parser$/, /^node:module$/, /^node:crypto$/];
 
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {

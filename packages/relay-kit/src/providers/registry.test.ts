@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getProviderAdapter, isSupportedChannelType, listSupportedChannelTypes } from './registry.js';
 
 describe('provider registry', () => {
-  it('registers OpenAI and DeepSeek', () => {
+  it('registers the OpenAI family', () => {
     const types = listSupportedChannelTypes();
     expect(types).toEqual([...types].sort((a, b) => a - b));
     // The OpenAI family.
@@ -17,9 +17,19 @@ describe('provider registry', () => {
     expect(getProviderAdapter(1)).toBe(getProviderAdapter(1));
   });
 
+  it('registers the Anthropic, Bedrock, Gemini and Vertex wire formats', () => {
+    expect(getProviderAdapter(14)?.name).toBe('anthropic');
+    expect(getProviderAdapter(33)?.name).toBe('aws-claude');
+    expect(getProviderAdapter(24)?.name).toBe('gemini');
+    expect(getProviderAdapter(41)?.name).toBe('vertex');
+  });
+
   it('returns nothing for unsupported types', () => {
-    expect(getProviderAdapter(14)).toBeUndefined();
-    expect(isSupportedChannelType(24)).toBe(false);
+    // Task platforms (Midjourney 2/5, Suno 36) are served by the server's task relay, not here.
+    for (const type of [0, 2, 5, 36, 999]) {
+      expect(getProviderAdapter(type)).toBeUndefined();
+      expect(isSupportedChannelType(type)).toBe(false);
+    }
   });
 
   it('declares the native protocols of each adapter', () => {

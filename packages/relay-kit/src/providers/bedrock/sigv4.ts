@@ -1,4 +1,4 @@
-import { hmacSha256, sha256, toHex } from './sha256.js';
+import { hmacSha256, sha256, toHex } from '../../util/hash.js';
 
 /** What {@link signAwsRequest} needs. */
 export interface AwsSignInput {

@@ -1,4 +1,4 @@
-import { hmacSha256 } from './hmac-sha256.js';
+import { hmacSha256 } from '../../util/hash.js';
 
 const encoder = new TextEncoder();
 
