@@ -134,6 +134,30 @@ export const appRoutes: AppRoute[] = [
     ),
   },
   // Console part 2 — money and records: wallet, logs, dashboard, tasks, pricing, playground, chat.
+  {
+    path: '/topup',
+    access: 'user',
+    menuKey: 'topup',
+    element: lazyPage(() => import('../features/wallet/pages/wallet-page'), 'WalletPage'),
+  },
+  {
+    path: '/log',
+    access: 'user',
+    menuKey: 'log',
+    element: lazyPage(() => import('../features/logs/pages/log-page'), 'LogPage'),
+  },
+  {
+    path: '/pricing',
+    access: 'public',
+    menuKey: 'pricing',
+    element: lazyPage(() => import('../features/pricing/pages/pricing-page'), 'PricingPage'),
+  },
+  {
+    path: '/playground',
+    access: 'user',
+    menuKey: 'playground',
+    element: lazyPage(() => import('../features/playground/pages/playground-page'), 'PlaygroundPage'),
+  },
 ];
 
 const routedPaths = new Set(appRoutes.map((route) => route.path));
