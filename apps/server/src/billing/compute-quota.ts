@@ -25,6 +25,7 @@ function roundHalfAwayFromZero(value: number): number {
  * at least 1 when the ratio is not 0, and 0 when the upstream reported no tokens at all.
  */
 export function computeQuota(price: Price, usage: BilledUsage, quotaPerUnit: number): number {
+  if (price.fixedQuota !== undefined) return price.fixedQuota;
   if (usage.promptTokens + usage.completionTokens === 0) return 0;
   if (price.modelPrice !== null)
     return roundHalfAwayFromZero(price.modelPrice * quotaPerUnit * price.groupRatio);

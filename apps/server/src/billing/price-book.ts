@@ -15,6 +15,8 @@ export interface Price {
   groupRatio: number;
   /** The model had no configured price and is billed at UNPRICED_MODEL_RATIO. */
   unpriced: boolean;
+  /** A cost fixed by the request itself (image generation), charged whatever the usage says. */
+  fixedQuota?: number;
 }
 
 /** The option tables a price book is built from. */

@@ -1,6 +1,7 @@
 import {
   acceptsProtocol,
   type ChannelSetting,
+  geminiWantsJsonArrayStream,
   isNativeProtocol,
   type Protocol,
   type ProtocolCodec,
@@ -34,6 +35,8 @@ export function planUpstreamCall(
   chatCall: () => RelayCall,
 ): UpstreamPlan | null {
   if (isNativeProtocol(adapter, call.protocol)) {
+    // Gemini clients without `alt=sse` expect a JSON-array stream; upstreams are asked for SSE.
+    if (call.protocol === 'gemini' && geminiWantsJsonArrayStream(call)) return { mode: 'convert', call };
     // `force_format` re-serialises every chunk through the codec (for non-standard upstreams).
     const reformat = setting?.forceFormat === true && REFORMATTABLE.has(call.protocol);
     return { mode: reformat ? 'convert' : 'passthrough', call };

@@ -1,6 +1,7 @@
 import { estimatePromptTokens, type RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
 import { computeReservation } from '../../billing/compute-quota.ts';
+import { imageQuota, isCharacterBilledModel } from '../../billing/media-price.ts';
 import { lookUpPrice, type Price, type PriceTables } from '../../billing/price-book.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
 import type { OptionStore } from '../../options/option-store.ts';
@@ -50,7 +51,16 @@ export function priceRequest(
       wireCode: 'model_price_error',
     });
   }
-  const promptEstimate = estimatePromptTokens(call.prompt, call.model).tokens;
+  const quantities = call.quantities;
+  if (call.protocol === 'openai-images' && quantities) {
+    const fixedQuota = imageQuota(price, quantities, options.getNumber('QuotaPerUnit'));
+    const promptEstimate = estimatePromptTokens(call.prompt, call.model).tokens;
+    return { price: { ...price, fixedQuota }, promptEstimate, reserve: fixedQuota };
+  }
+  const promptEstimate =
+    isCharacterBilledModel(call.model) && quantities?.inputCharacters !== undefined
+      ? quantities.inputCharacters
+      : estimatePromptTokens(call.prompt, call.model).tokens;
   const reserve = computeReservation(
     price,
     promptEstimate,

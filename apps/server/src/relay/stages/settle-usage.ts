@@ -31,7 +31,11 @@ const toBilledUsage = (usage: Usage): BilledUsage => ({
 });
 
 function describePrice(context: RelayContext): string {
-  const { price } = context;
+  const { price, call } = context;
+  if (price.fixedQuota !== undefined) {
+    const count = call.quantities?.imageCount ?? 1;
+    return `图片 ${count} 张，尺寸 ${call.quantities?.imageSize ?? '1024x1024'}，分组倍率 ${price.groupRatio.toFixed(2)}`;
+  }
   if (price.modelPrice !== null)
     return `模型价格 ${price.modelPrice.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
   return `模型倍率 ${price.modelRatio.toFixed(2)}，补全倍率 ${price.completionRatio.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;

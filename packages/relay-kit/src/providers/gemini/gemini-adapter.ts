@@ -29,6 +29,8 @@ export const geminiAdapter: ProviderAdapter = {
   name: 'gemini',
   nativeProtocols: ['gemini'],
   convertibleProtocols: ['openai-chat'],
+  // Gemini only reads inline images (or files it stores): the server downloads image URLs.
+  inlineRemoteImages: true,
   buildRequest(call: RelayCall, channel: ChannelRuntime, settings?: ProviderSettings): UpstreamRequest {
     return convertToGeminiRequest(call, channel, settings);
   },
