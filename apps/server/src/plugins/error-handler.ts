@@ -81,6 +81,10 @@ export function toGatewayError(error: unknown): GatewayError {
       status: 400,
     });
   }
+  // PostgreSQL refuses text it cannot store (a NUL byte: SQLSTATE 22021, or 22P05): bad input.
+  if (fastifyError?.code === '22021' || fastifyError?.code === '22P05') {
+    return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 含有不支持的字符', { status: 400 });
+  }
   if (fastifyError?.statusCode === 429) {
     return new GatewayError(ErrorCode.RequestRateLimited, '请求过于频繁，请稍后再试', { status: 429 });
   }

@@ -228,3 +228,34 @@ export const ODD_PATH_IDS = [
  * FST_ERR_MAX_PARAM_LENGTH). Their body is Fastify's own until app.ts sets `frameworkErrors`.
  */
 export const ROUTER_REFUSED_PATH_IDS = ['%ZZ', '%', '%C0%AF', 'x'.repeat(101)];
+
+/** Query strings sent to every GET route: odd values for the parameters the console and relay read. */
+export const ODD_QUERIES = [
+  `?${[
+    'keyword',
+    'token',
+    'group',
+    'model',
+    'username',
+    'token_name',
+    'model_name',
+    'key',
+    'email',
+    'code',
+    'state',
+    'turnstile',
+    'aff',
+    'mj_id',
+    'task_id',
+    'channel_id',
+    'platform',
+  ]
+    .map((name) => `${name}=%00`)
+    .join('&')}`,
+  '?p=-1&page_size=99999999&size=abc&id_sort=maybe&tag_mode=2&type=x&channel=abc',
+  '?start_timestamp=1e309&end_timestamp=-99999999999999999999&target_timestamp=abc&status_only=2',
+  '?p=1&p=2&keyword=a&keyword=b&page_size[]=1',
+  `?keyword=${'k'.repeat(5_000)}&email=${'e'.repeat(5_000)}`,
+  '?keyword=%ZZ&email=%E0%A4%A&group=%C0%AF',
+  '?__proto__[role]=100&constructor[prototype][role]=100',
+];

@@ -7,6 +7,7 @@ import {
   type FuzzBody,
   fixedBodies,
   ODD_PATH_IDS,
+  ODD_QUERIES,
   ROUTER_REFUSED_PATH_IDS,
   randomBodies,
 } from './fuzz-inputs.ts';
@@ -20,6 +21,8 @@ vi.mock('fastify', async (importOriginal) =>
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Statuses the console API keeps (AGENTS.md): everything else is HTTP 200 with success=false. */
 const CONSOLE_STATUSES = new Set([200, 401, 404, 413, 415, 429]);
+/** What the error handler says for an unexpected error (a 500 on relay routes). */
+const INTERNAL_MESSAGE = '服务器内部错误，请联系管理员';
 const API_BODY_LIMIT = 64 * 1024;
 const RELAY_BODY_LIMIT = 128 * 1024;
 const RANDOM_BODIES_PER_ROUTE = 24;
@@ -42,6 +45,8 @@ function expectConsoleEnvelope(response: LightMyRequestResponse) {
   if (body!.success === false) {
     expect(typeof body!.message).toBe('string');
     expect((body!.message as string).length).toBeGreaterThan(0);
+    // The API answers HTTP 200 even for internal errors: the message tells them apart.
+    expect(body!.message, 'an internal error behind HTTP 200').not.toBe(INTERNAL_MESSAGE);
   }
 }
 
@@ -73,6 +78,8 @@ describe('malformed bodies: every write route, as root, never answers 500', () =
   let t: TestApp;
   /** Root through its system access token: survives fuzzed password or username changes. */
   let root: ConsoleClient;
+  /** Root's session: reads the fresh access token after the query fuzz regenerated it. */
+  let rootSession: ConsoleClient;
   /** An admin session, for the playground (sessions only). */
   let admin: ConsoleClient;
   let tokenKey = '';
@@ -84,15 +91,21 @@ describe('malformed bodies: every write route, as root, never answers 500', () =
       RELAY_BODY_LIMIT: String(RELAY_BODY_LIMIT),
     });
     const session = await t.login('root', ROOT_PASSWORD);
-    const accessToken = expectOk(await session.get('/api/user/token'));
+    rootSession = session;
     root = t.anonymous();
-    root.extraHeaders = { authorization: accessToken, 'new-api-user': String(session.userId) };
+    await refreshRootToken();
     await createUser(session, 'fuzzadmin', 'password123', 10);
     admin = await t.login('fuzzadmin', 'password123');
     const [token] = expectOk(await admin.post('/api/token/', { name: 'fuzz', unlimited_quota: true }));
     tokenKey = String(token.key).startsWith('sk-') ? token.key : `sk-${token.key}`;
   });
   afterAll(async () => t?.close());
+
+  /** Root's system access token, (re)issued through its session. */
+  async function refreshRootToken() {
+    const accessToken = expectOk(await rootSession.get('/api/user/token'));
+    root.extraHeaders = { authorization: accessToken, 'new-api-user': String(rootSession.userId) };
+  }
 
   function send(route: RegisteredRoute, url: string, body: FuzzBody) {
     const headers: Record<string, string> = {};
@@ -116,6 +129,35 @@ describe('malformed bodies: every write route, as root, never answers 500', () =
     else if (route.url.startsWith('/api/')) expectConsoleEnvelope(response);
     else expectRelayAnswer(response);
   }
+
+  // First: it runs as root's session, before fuzzed bodies may change root's password.
+  it('answers odd query strings on every GET route with a clean refusal', async () => {
+    const routes = registeredRoutes().filter(
+      (route) => route.method === 'GET' && ruleOf(route.key) && !/\.[a-z0-9]+$/i.test(route.url),
+    );
+    expect(routes.length).toBeGreaterThan(60);
+    const failures: string[] = [];
+    for (const route of routes) {
+      for (const query of ODD_QUERIES) {
+        const url = `${concreteUrl(route.url)}${query}`;
+        const access = ruleOf(route.key)?.access;
+        const response =
+          access === 'token' || access === 'not-implemented' || access === 'token-key'
+            ? await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokenKey}` } })
+            : await rootSession.get(url);
+        try {
+          check(route, response);
+        } catch (error) {
+          const detail = `${response.statusCode} ${response.body.slice(0, 160)}`;
+          failures.push(
+            `${route.key} [${query.slice(0, 30)}]: ${(error as Error).message.split('\n')[0]} — ${detail}`,
+          );
+        }
+      }
+    }
+    await refreshRootToken();
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('answers every malformed body with a clean refusal in the route family’s shape', async () => {
     // Relay routes first: fuzzed console calls as root may disable or delete the token's owner
