@@ -220,7 +220,9 @@ describe('malformed bodies: every write route, as root, never answers 500', () =
         const response = await send(route, concreteUrl(route.url, id), { name: 'no body' });
         const label = `${route.key} [id ${id.slice(0, 12)}]: ${response.body.slice(0, 160)}`;
         expect([400, 414], label).toContain(response.statusCode);
-        expect(typeof jsonOf(response)?.message, label).toBe('string');
+        const body = jsonOf(response);
+        const message = body?.message ?? (body?.error as { message?: unknown } | undefined)?.message;
+        expect(typeof message, label).toBe('string');
       }
     }
   });
