@@ -3,6 +3,7 @@ import { limitByIp } from '../rate-limit/rate-limit-hooks.ts';
 import { authRoutes } from './auth/auth-routes.ts';
 import { channelOperationRoutes } from './channels/channel-operation-routes.ts';
 import { channelRoutes } from './channels/channel-routes.ts';
+import { demoSiteGuard } from './demo-site-guard.ts';
 import { groupRoutes } from './groups/group-routes.ts';
 import { logRoutes } from './logs/log-routes.ts';
 import { oauthRoutes } from './oauth/oauth-routes.ts';
@@ -25,6 +26,7 @@ export async function registerConsoleRoutes(app: FastifyInstance): Promise<void>
       limitByIp('GA', () => globalApiRateLimit),
     );
   }
+  app.addHook('preHandler', demoSiteGuard(app.services.options));
   await app.register(statusRoutes);
   await app.register(optionRoutes);
   await app.register(authRoutes);
