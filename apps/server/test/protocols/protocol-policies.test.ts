@@ -73,6 +73,43 @@ describe('site policies in every client protocol, model lists and Gemini array s
     expect(reply.json.error.code).toBe('sensitive_words_detected');
   });
 
+  it('refuses an unpriced model in each protocol, and serves it in self-use mode at ratio 37.5', async () => {
+    await createChannel(f, { name: 'unpriced', type: 14, models: 'claude-unpriced-model' });
+    const anthropicBody = {
+      model: 'claude-unpriced-model',
+      max_tokens: 20,
+      messages: [{ role: 'user', content: 'hi' }],
+    };
+    const refused = await relayPost(f, key, anthropicBody, { path: '/v1/messages' });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({
+      type: 'error',
+      error: { message: expect.stringContaining('倍率或价格未配置') },
+    });
+    const gemini = await relayPost(
+      f,
+      null,
+      { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      { path: '/v1beta/models/claude-unpriced-model:generateContent', headers: { 'x-goog-api-key': key } },
+    );
+    expect(gemini.status).toBe(400);
+    expect(gemini.json.error.status).toBe('INVALID_ARGUMENT');
+    await setOption(f, 'SelfUseModeEnabled', 'true');
+    try {
+      const served = await relayPost(f, key, anthropicBody, { path: '/v1/messages' });
+      expect(served.status, served.text).toBe(200);
+      await f.t.app.services.relay.drain();
+      const log = await f.t.app.services.logDatabase.db
+        .selectFrom('logs')
+        .selectAll()
+        .where('model_name', '=', 'claude-unpriced-model')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(log.other ?? '{}').model_ratio).toBe(37.5);
+    } finally {
+      await setOption(f, 'SelfUseModeEnabled', 'false');
+    }
+  });
+
   it('streams a Gemini JSON array when the client did not ask for alt=sse', async () => {
     const reply = await relayPost(
       f,
