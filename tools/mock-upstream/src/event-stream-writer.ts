@@ -31,6 +31,8 @@ export interface EventStreamOptions {
   readonly errorEvent: string;
   /** Text written after the last event (the `]` of a Gemini JSON-array stream). */
   readonly trailer?: string;
+  /** How event text becomes bytes: `utf8` (default), or `latin1` for binary frames held as strings. */
+  readonly encoding?: 'utf8' | 'latin1';
 }
 
 const flushThreshold = 16_384;
@@ -46,6 +48,7 @@ export async function writeEventStream(
   options: EventStreamOptions,
 ): Promise<void> {
   const { scenario } = options;
+  const encoding = options.encoding ?? 'utf8';
   if (scenario.slowFirstByteMs > 0 && !(await pause(response, scenario.slowFirstByteMs))) return;
   if (response.destroyed) return;
   response.writeHead(200, options.headers);
@@ -60,7 +63,8 @@ export async function writeEventStream(
     first = false;
     if (cutAfter !== undefined && event.kind !== StreamEventKind.Framing) {
       if (event.kind === StreamEventKind.Closing || contentCount >= cutAfter) {
-        cutStream(response, pending, scenario.disconnectAfter === undefined ? options.errorEvent : undefined);
+        const errorEvent = scenario.disconnectAfter === undefined ? options.errorEvent : undefined;
+        cutStream(response, pending, errorEvent, encoding);
         return;
       }
     }
@@ -73,18 +77,18 @@ export async function writeEventStream(
       }
     }
     if (paced || pending.length >= flushThreshold) {
-      if (!(await write(response, pending))) return;
+      if (!(await write(response, pending, encoding))) return;
       pending = '';
     }
   }
   if (options.trailer) pending += options.trailer;
-  if (!response.destroyed) response.end(pending);
+  if (!response.destroyed) response.end(pending, encoding);
 }
 
 /** Writes and, when the socket buffer is full, waits for it to drain. */
-async function write(response: ServerResponse, text: string): Promise<boolean> {
+async function write(response: ServerResponse, text: string, encoding: BufferEncoding): Promise<boolean> {
   if (response.destroyed) return false;
-  if (response.write(text)) return true;
+  if (response.write(text, encoding)) return true;
   return waitForDrain(response);
 }
 
@@ -93,12 +97,17 @@ async function write(response: ServerResponse, text: string): Promise<boolean> {
  * the socket once what was already written has been flushed, so the client sees the content
  * chunks and then an abrupt close without the terminating chunk (and no `[DONE]`).
  */
-function cutStream(response: ServerResponse, pending: string, errorEvent: string | undefined): void {
+function cutStream(
+  response: ServerResponse,
+  pending: string,
+  errorEvent: string | undefined,
+  encoding: BufferEncoding,
+): void {
   if (errorEvent !== undefined) {
-    response.end(pending + errorEvent);
+    response.end(pending + errorEvent, encoding);
     return;
   }
-  if (pending !== '') response.write(pending);
+  if (pending !== '') response.write(pending, encoding);
   const socket = response.socket;
   if (!socket) return;
   socket.once('finish', () => socket.destroy());

@@ -11,6 +11,8 @@ export interface MockRequestContext {
   readonly query: URLSearchParams;
   /** The JSON body (an empty object when the request had none). */
   readonly body: Record<string, unknown>;
+  /** The body bytes as received (multipart forms, form-encoded token requests). */
+  readonly rawBody: Buffer;
   readonly scenario: MockScenario;
   /** The model named in the path (Gemini `models/{model}:method`, OpenAI `models/{id}`). */
   readonly pathModel: string | undefined;
@@ -27,7 +29,19 @@ export interface MockRoute {
   readonly handler: MockRouteHandler;
   /** False for routes that read no body (GET). */
   readonly readsBody: boolean;
+  /** How the route authenticates; the protocol's own way when absent. */
+  readonly auth?: MockAuthStyle;
+  /** True for routes whose body is not JSON (multipart, form-encoded): the handler reads `rawBody`. */
+  readonly rawBody?: boolean;
 }
+
+/**
+ * Authentication styles beyond each protocol's own: `azure` (`api-key` header), `bearer`
+ * (`Authorization: Bearer`), `google-oauth` (a Bearer access token the mock's `/token` endpoint
+ * issued, for Vertex AI), `aws-sigv4` (an `AWS4-HMAC-SHA256`
+ * authorization header, not verified), `none` (token endpoints).
+ */
+export type MockAuthStyle = 'azure' | 'bearer' | 'google-oauth' | 'aws-sigv4' | 'none';
 
 let idCounter = 0;
 const idTag = Date.now().toString(36);

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { sendBody, sendJson } from './response-writer.ts';
 
 /** The wire family a route belongs to; it decides the error body shape. */
-export type MockProtocol = 'openai' | 'anthropic' | 'gemini';
+export type MockProtocol = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 /** What an error says, before it is put into a protocol's shape. */
 export interface MockErrorDetails {
@@ -59,6 +59,7 @@ const googleStatuses: Record<number, string> = {
 /** Builds the error body a real provider of `protocol` sends, as a plain object. */
 export function buildErrorBody(protocol: MockProtocol, details: MockErrorDetails): unknown {
   const { status, message } = details;
+  if (protocol === 'bedrock') return { message };
   if (protocol === 'anthropic') {
     const type =
       details.type ?? anthropicTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
@@ -91,7 +92,23 @@ export function sendProtocolError(
   protocol: MockProtocol,
   details: MockErrorDetails,
 ): void {
-  sendJson(response, details.status, buildErrorBody(protocol, details));
+  const extraHeaders = protocol === 'bedrock' ? { 'x-amzn-errortype': bedrockErrorType(details) } : undefined;
+  sendJson(response, details.status, buildErrorBody(protocol, details), extraHeaders);
+}
+
+const bedrockErrorTypes: Record<number, string> = {
+  400: 'ValidationException',
+  403: 'AccessDeniedException',
+  404: 'ResourceNotFoundException',
+  408: 'ModelTimeoutException',
+  424: 'ModelErrorException',
+  429: 'ThrottlingException',
+  503: 'ServiceUnavailableException',
+};
+
+/** The `x-amzn-ErrorType` of a Bedrock error (`details.type`, else derived from the status). */
+export function bedrockErrorType(details: MockErrorDetails): string {
+  return details.type ?? bedrockErrorTypes[details.status] ?? 'InternalServerException';
 }
 
 const scenarioMessages: Record<number, string> = {
@@ -122,7 +139,7 @@ export function quotaErrorDetails(protocol: MockProtocol): MockErrorDetails {
         'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
     };
   }
-  if (protocol === 'gemini') {
+  if (protocol === 'gemini' || protocol === 'bedrock') {
     return {
       status: 429,
       message: 'You exceeded your current quota, please check your plan and billing details.',
@@ -141,7 +158,7 @@ export function buildStreamErrorEvent(protocol: MockProtocol): string {
   if (protocol === 'anthropic') {
     return `event: error\ndata: ${JSON.stringify(buildErrorBody('anthropic', { status: 529, message: 'Overloaded' }))}\n\n`;
   }
-  if (protocol === 'gemini') {
+  if (protocol === 'gemini' || protocol === 'bedrock') {
     const body = buildErrorBody('gemini', {
       status: 500,
       message: 'Mock scenario: internal error mid-stream.',

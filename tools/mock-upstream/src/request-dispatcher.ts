@@ -10,22 +10,24 @@ import {
   sendHtmlError,
   sendProtocolError,
 } from './protocol-errors.ts';
-import { checkProviderAuth } from './provider-auth.ts';
 import { isRecord } from './reply-plan.ts';
 import type { RequestRecorder } from './request-recorder.ts';
 import { pause } from './response-writer.ts';
+import { checkRouteAuth } from './route-auth.ts';
 import { guessProtocol, resolveRoute } from './route-table.ts';
 
 const emptyQuery = new URLSearchParams();
 const emptyBody: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 const mockPrefix = '/__mock/';
 
-function readBody(request: IncomingMessage): Promise<string> {
+const emptyBuffer = Buffer.alloc(0);
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
     request.on('error', reject);
   });
@@ -96,8 +98,9 @@ async function dispatch(
   }
 
   const resolved = resolveRoute(method, path, headers);
-  const bodyText = resolved === undefined || resolved.route.readsBody ? await readBody(request) : '';
-  const parsed = parseBody(bodyText);
+  const rawBody = resolved === undefined || resolved.route.readsBody ? await readBody(request) : emptyBuffer;
+  const bodyText = rawBody.length === 0 ? '' : rawBody.toString('utf8');
+  const parsed = resolved?.route.rawBody ? { value: bodyText, invalidJson: false } : parseBody(bodyText);
   const spec = findScenarioSpec(headers['x-mock-scenario'], pathSpec, bodyText);
   recorder.record({ method, path, url, headers, body: parsed.value, scenario: spec, time: Date.now() });
 
@@ -121,7 +124,7 @@ async function dispatch(
     });
     return;
   }
-  const authProblem = checkProviderAuth(protocol, headers, query);
+  const authProblem = checkRouteAuth(resolved.route, headers, query);
   if (authProblem) {
     sendProtocolError(response, protocol, authProblem);
     return;
@@ -138,7 +141,7 @@ async function dispatch(
     sendProtocolError(response, protocol, scenarioErrorDetails(scenario.errorStatus));
     return;
   }
-  if (resolved.route.readsBody && !isRecord(parsed.value) && bodyText !== '') {
+  if (resolved.route.readsBody && !resolved.route.rawBody && !isRecord(parsed.value) && bodyText !== '') {
     sendProtocolError(response, protocol, {
       status: 400,
       message: parsed.invalidJson
@@ -154,6 +157,7 @@ async function dispatch(
     path,
     query,
     body: isRecord(parsed.value) ? parsed.value : emptyBody,
+    rawBody,
     scenario,
     pathModel: resolved.pathModel,
     origin,

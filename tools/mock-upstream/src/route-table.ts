@@ -4,6 +4,7 @@ import {
   handleAnthropicMessages,
 } from './anthropic/anthropic-messages-handler.ts';
 import { handleAnthropicModel, handleAnthropicModelList } from './anthropic/anthropic-models-handler.ts';
+import { resolveCloudRoute } from './cloud-routes.ts';
 import {
   handleGeminiGenerateContent,
   handleGeminiStreamGenerateContent,
@@ -23,16 +24,24 @@ import {
 import { handleOpenAiChatCompletions } from './openai/openai-chat-handler.ts';
 import { handleOpenAiCompletions } from './openai/openai-completions-handler.ts';
 import { handleOpenAiEmbeddings } from './openai/openai-embeddings-handler.ts';
+import { handleOpenAiImageEdit } from './openai/openai-image-edits-handler.ts';
 import { handleOpenAiImageGeneration, handleOpenAiSpeech } from './openai/openai-media-handlers.ts';
 import { handleOpenAiModel, handleOpenAiModelList } from './openai/openai-models-handler.ts';
 import { handleOpenAiModerations } from './openai/openai-moderations-handler.ts';
 import { handleOpenAiRerank } from './openai/openai-rerank-handler.ts';
+import { handleOpenAiResponses } from './openai/openai-responses-handler.ts';
+import { handleOpenAiTranscription } from './openai/openai-transcription-handler.ts';
 import type { MockProtocol } from './protocol-errors.ts';
 
 const route = (protocol: MockProtocol, handler: MockRouteHandler, readsBody = true): MockRoute => ({
   protocol,
   handler,
   readsBody,
+});
+/** A route whose body is a multipart form (or other non-JSON bytes) the handler parses itself. */
+const formRoute = (protocol: MockProtocol, handler: MockRouteHandler): MockRoute => ({
+  ...route(protocol, handler),
+  rawBody: true,
 });
 
 const exactRoutes = new Map<string, MockRoute>([
@@ -43,6 +52,10 @@ const exactRoutes = new Map<string, MockRoute>([
   ['POST /v1/moderations', route('openai', handleOpenAiModerations)],
   ['POST /v1/audio/speech', route('openai', handleOpenAiSpeech)],
   ['POST /v1/rerank', route('openai', handleOpenAiRerank)],
+  ['POST /v1/responses', route('openai', handleOpenAiResponses)],
+  ['POST /v1/audio/transcriptions', formRoute('openai', handleOpenAiTranscription)],
+  ['POST /v1/audio/translations', formRoute('openai', handleOpenAiTranscription)],
+  ['POST /v1/images/edits', formRoute('openai', handleOpenAiImageEdit)],
   ['GET /dashboard/billing/subscription', route('openai', handleOpenAiBillingSubscription, false)],
   ['GET /v1/dashboard/billing/subscription', route('openai', handleOpenAiBillingSubscription, false)],
   ['GET /dashboard/billing/usage', route('openai', handleOpenAiBillingUsage, false)],
@@ -83,6 +96,8 @@ export function resolveRoute(
 ): ResolvedRoute | undefined {
   const exact = exactRoutes.get(`${method} ${path}`);
   if (exact) return { route: exact, pathModel: undefined };
+  const cloud = resolveCloudRoute(method, path);
+  if (cloud) return cloud;
   const anthropic = headers['anthropic-version'] !== undefined;
   if (method === 'GET' && path === '/v1/models') {
     return { route: anthropic ? anthropicModelList : openAiModelList, pathModel: undefined };
