@@ -43,6 +43,11 @@ export interface Config {
   streamingTimeoutSeconds: number;
   /** Connect timeout to upstreams, seconds. */
   upstreamConnectTimeoutSeconds: number;
+  /**
+   * Most relay calls this node sends upstream at the same time (RELAY_MAX_CONCURRENCY); beyond it
+   * new calls get a 503 at once instead of waiting. null (0 or unset) = no cap.
+   */
+  relayMaxConcurrency: number | null;
   webDistDirectory: string | null;
   /**
    * Which proxies may set X-Forwarded-For (Fastify's trustProxy): TRUSTED_PROXIES, a comma list of
@@ -208,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     relayTimeoutSeconds: readInteger(env, 'RELAY_TIMEOUT', 300, 0, 86_400),
     streamingTimeoutSeconds: readInteger(env, 'STREAMING_TIMEOUT', 120, 1, 86_400),
     upstreamConnectTimeoutSeconds: readInteger(env, 'UPSTREAM_CONNECT_TIMEOUT', 10, 1, 600),
+    relayMaxConcurrency: readInteger(env, 'RELAY_MAX_CONCURRENCY', 0, 0, 10_000_000) || null,
     webDistDirectory: env.WEB_DIST_DIR?.trim() || null,
     trustProxy: readTrustProxy(env.TRUSTED_PROXIES),
     metricsToken: readMetricsToken(env.METRICS_TOKEN),

@@ -1,43 +1,86 @@
 import type { UpstreamRequest } from '@switchyard/relay-kit';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Config } from '../config/env.ts';
+import { UpstreamLimits } from './upstream-limits.ts';
+
+/** Per-channel overrides of the server-wide upstream timeouts, milliseconds (null = server default). */
+export interface UpstreamTimeouts {
+  connectTimeoutMs: number | null;
+  firstByteTimeoutMs: number | null;
+  idleTimeoutMs: number | null;
+}
+
+/** Distinct connect timeouts that get their own pool; rarer values share the default pool. */
+const MAX_EXTRA_AGENTS = 16;
 
 /**
- * Sends upstream requests over one undici Agent (a keep-alive pool per origin) with connect,
+ * Sends upstream requests over undici Agents (a keep-alive pool per origin) with connect,
  * header (first byte) and body-idle timeouts, and the caller's abort signal so a client that goes
- * away cancels the upstream call.
+ * away cancels the upstream call. A channel's own first-byte and idle timeouts apply per request;
+ * a connect timeout of its own gets a separate pool (undici sets it per pool).
+ * `limits` counts the requests in flight (RELAY_MAX_CONCURRENCY and channel caps).
  */
 export class UpstreamClient {
   private readonly agent: Agent;
+  private readonly agentsByConnectTimeout = new Map<number, Agent>();
+  readonly limits: UpstreamLimits;
 
   constructor(
-    config: Pick<Config, 'relayTimeoutSeconds' | 'streamingTimeoutSeconds' | 'upstreamConnectTimeoutSeconds'>,
+    private readonly config: Pick<
+      Config,
+      'relayTimeoutSeconds' | 'streamingTimeoutSeconds' | 'upstreamConnectTimeoutSeconds'
+    > &
+      Partial<Pick<Config, 'relayMaxConcurrency'>>,
   ) {
-    this.agent = new Agent({
+    this.agent = this.createAgent(config.upstreamConnectTimeoutSeconds * 1000);
+    this.limits = new UpstreamLimits(config.relayMaxConcurrency ?? null);
+  }
+
+  private createAgent(connectTimeoutMs: number): Agent {
+    return new Agent({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 600_000,
       // No per-origin cap: a cap makes extra requests wait silently inside undici (thousands of
-      // open streams to one provider are normal). Overload protection belongs in front of it.
+      // open streams to one provider are normal). Overload protection is UpstreamLimits, in front.
       connections: null,
       pipelining: 1,
-      connect: { timeout: config.upstreamConnectTimeoutSeconds * 1000 },
-      headersTimeout: config.relayTimeoutSeconds * 1000,
-      bodyTimeout: config.streamingTimeoutSeconds * 1000,
+      connect: { timeout: connectTimeoutMs },
+      headersTimeout: this.config.relayTimeoutSeconds * 1000,
+      bodyTimeout: this.config.streamingTimeoutSeconds * 1000,
     });
   }
 
+  private agentFor(connectTimeoutMs: number | null): Agent {
+    if (connectTimeoutMs === null || connectTimeoutMs === this.config.upstreamConnectTimeoutSeconds * 1000) {
+      return this.agent;
+    }
+    let agent = this.agentsByConnectTimeout.get(connectTimeoutMs);
+    if (!agent) {
+      if (this.agentsByConnectTimeout.size >= MAX_EXTRA_AGENTS) return this.agent;
+      agent = this.createAgent(connectTimeoutMs);
+      this.agentsByConnectTimeout.set(connectTimeoutMs, agent);
+    }
+    return agent;
+  }
+
   /** Sends the request; resolves once the response headers arrive. Throws on network failure or timeout. */
-  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  send(
+    upstream: UpstreamRequest,
+    signal: AbortSignal,
+    timeouts?: UpstreamTimeouts,
+  ): Promise<Dispatcher.ResponseData> {
     return request(upstream.url, {
       method: upstream.method,
       headers: upstream.headers,
       body: upstream.body,
       signal,
-      dispatcher: this.agent,
+      dispatcher: this.agentFor(timeouts?.connectTimeoutMs ?? null),
+      ...(timeouts?.firstByteTimeoutMs ? { headersTimeout: timeouts.firstByteTimeoutMs } : {}),
+      ...(timeouts?.idleTimeoutMs ? { bodyTimeout: timeouts.idleTimeoutMs } : {}),
     });
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await Promise.all([this.agent, ...this.agentsByConnectTimeout.values()].map((agent) => agent.close()));
   }
 }

@@ -2,6 +2,7 @@ import type { ChannelRuntime } from '@switchyard/relay-kit';
 import { isSupportedChannelType } from '@switchyard/relay-kit';
 import { type IndexedChannel, splitCommaList } from '../db/repositories/channel-repository.ts';
 import { channelRuntimeOf, statusCodeMappingOf } from './channel-runtime-of.ts';
+import { type ChannelUpstreamLimits, channelUpstreamLimitsOf } from './channel-upstream-limits.ts';
 import type { RoutableChannel } from './select-channel.ts';
 
 /** One enabled channel as the relay routes to it. */
@@ -11,6 +12,8 @@ export interface RouteTarget extends RoutableChannel {
   autoBan: boolean;
   runtime: ChannelRuntime;
   statusCodeMapping: Map<number, number>;
+  /** Concurrency cap and timeout overrides from the channel's `setting` JSON. */
+  limits: ChannelUpstreamLimits;
   models: readonly string[];
   groups: readonly string[];
 }
@@ -35,6 +38,7 @@ export function buildChannelIndex(rows: readonly IndexedChannel[]): ChannelIndex
       autoBan: row.auto_ban === 1,
       runtime: channelRuntimeOf(row),
       statusCodeMapping: statusCodeMappingOf(row),
+      limits: channelUpstreamLimitsOf(row.setting),
       models: splitCommaList(row.models),
       groups: splitCommaList(row.group),
     };

@@ -18,6 +18,7 @@ import type { BilledUsage } from '../billing/compute-quota.ts';
 import { type ChannelRow, splitCommaList } from '../db/repositories/channel-repository.ts';
 import type { UpstreamClient } from '../relay/upstream-client.ts';
 import { channelRuntimeOf } from './channel-runtime-of.ts';
+import { channelUpstreamLimitsOf } from './channel-upstream-limits.ts';
 
 /** Used when neither the request, the channel's test model nor its model list names one (reference §8.1). */
 export const FALLBACK_TEST_MODEL = 'gpt-4o-mini';
@@ -121,7 +122,8 @@ export async function runChannelTest(
   let response: Dispatcher.ResponseData;
   let text: string;
   try {
-    response = await upstream.send(request, signal);
+    // The channel's own timeouts apply to tests too (the test's overall limit still bounds them).
+    response = await upstream.send(request, signal, channelUpstreamLimitsOf(channel.setting));
     text = await response.body.text();
   } catch (error) {
     return {

@@ -16,6 +16,7 @@ import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-ima
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
+import { releaseWhenDone } from '../upstream-limits.ts';
 import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
 
 /** A 2xx upstream response and how it was obtained. */
@@ -73,8 +74,31 @@ export function toRelayFailure(failure: UpstreamError, channel: RouteTarget | nu
  * every later attempt excludes the channels already tried (never reusing a failed one) and moves
  * down a tier when the current one is used up. Only retryable failures lead to another attempt;
  * a pinned channel gets exactly one.
+ *
+ * Upstream limits: the call takes a node slot first (RELAY_MAX_CONCURRENCY; none free → 503 at
+ * once), and each attempt a slot on its channel (`max_concurrency`; a full channel is skipped
+ * without using an attempt, and when only full channels are left → 429 at once). Slots are held
+ * until the upstream body is done or the client leaves.
  */
 export async function runAttempts(
+  context: RelayContext,
+  runtime: RelayRuntime,
+  retryTimes: number,
+  onFailure: AttemptFailureListener,
+): Promise<AttemptSuccess> {
+  const releaseNode = runtime.upstream.limits.enterNode();
+  if (!releaseNode) throw nodeSaturatedError();
+  try {
+    const success = await attemptChannels(context, runtime, retryTimes, onFailure);
+    releaseWhenDone(success.response.body, context.abort.signal, releaseNode);
+    return success;
+  } catch (error) {
+    releaseNode();
+    throw error;
+  }
+}
+
+async function attemptChannels(
   context: RelayContext,
   runtime: RelayRuntime,
   retryTimes: number,
@@ -98,6 +122,7 @@ export async function runAttempts(
     return pending;
   };
   let unsupported: RouteTarget | null = null;
+  let saturated: RouteTarget | null = null;
   let last: { failure: UpstreamError; channel: RouteTarget } | null = null;
   for (let attempt = 0; attempt < maxAttempts; ) {
     const channel =
@@ -113,9 +138,16 @@ export async function runAttempts(
       unsupported = channel;
       continue;
     }
+    const releaseChannel = runtime.upstream.limits.enterChannel(channel.id, channel.limits.maxConcurrency);
+    if (!releaseChannel) {
+      // At its concurrency cap on this node: try another channel without using an attempt.
+      saturated = channel;
+      continue;
+    }
     attempt++;
     context.attempts.push(channel.id);
     let failure: UpstreamError;
+    let responding = false;
     try {
       const prepared = adapter.prepareChannel
         ? await adapter.prepareChannel(channel.runtime, runtime.fetch)
@@ -125,20 +157,27 @@ export async function runAttempts(
           ? await inlineImagesOnce(plan.call)
           : plan.call;
       const request = adapter.buildRequest(upstreamCall, prepared, runtime.providerSettings());
-      const response = await runtime.upstream.send(request, context.abort.signal);
-      if (response.statusCode < 300) return { channel, adapter, request, response, plan };
+      const response = await runtime.upstream.send(request, context.abort.signal, channel.limits);
+      if (response.statusCode < 300) {
+        responding = true;
+        releaseWhenDone(response.body, context.abort.signal, releaseChannel);
+        return { channel, adapter, request, response, plan };
+      }
       const text = await readErrorBody(response.body);
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
       if (context.abort.signal.aborted) throw new ClientAbortedError('client closed the connection');
       if (isRelayRequestError(error) || error instanceof ImageFetchError) throw badRequest(error.message);
       failure = upstreamErrorFromException(error);
+    } finally {
+      if (!responding) releaseChannel();
     }
     last = { failure, channel };
     onFailure(channel, failure);
     if (!failure.retryable) break;
   }
   if (last) throw toRelayFailure(last.failure, last.channel);
+  if (saturated) throw channelsSaturatedError();
   if (unsupported) {
     throw new GatewayError(
       ErrorCode.ChannelUnavailable,
@@ -153,6 +192,26 @@ export async function runAttempts(
     });
   }
   throw noChannelError(caller.group, call.model);
+}
+
+/** Every channel left for the call is at its concurrency cap on this node. */
+function channelsSaturatedError(): GatewayError {
+  return new GatewayError(ErrorCode.UpstreamSaturated, '当前分组上游负载已饱和，请稍后再试', {
+    status: 429,
+    type: 'switchyard_error',
+    wireCode: 'channel_concurrency_limited',
+    logAsError: false,
+  });
+}
+
+/** This node already has RELAY_MAX_CONCURRENCY upstream calls in flight. */
+function nodeSaturatedError(): GatewayError {
+  return new GatewayError(ErrorCode.UpstreamSaturated, '服务器繁忙，上游并发已达上限，请稍后再试', {
+    status: 503,
+    type: 'switchyard_error',
+    wireCode: 'relay_concurrency_limited',
+    logAsError: false,
+  });
 }
 
 /** A request the selected adapter cannot express upstream (e.g. a conversion with no equivalent). */
