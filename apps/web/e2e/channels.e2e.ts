@@ -162,13 +162,23 @@ describe('channel management', () => {
     await tagRow.getByRole('button', { name: '编辑标签' }).click();
     const editor = page.getByRole('dialog', { name: `编辑标签：${tag}` });
     await editor.waitFor();
-    await motionsDone(page);
+    // A click during the opening animation can be lost: click OK until the answer shows.
+    const submitUntil = async (answer: string) => {
+      for (let attempt = 1; ; attempt += 1) {
+        await editor.getByRole('button', { name: /^(确\s?定|OK)$/ }).click();
+        try {
+          await toast(page, answer).waitFor({ timeout: 3_000 });
+          return;
+        } catch (error) {
+          if (attempt >= 4) throw error;
+        }
+      }
+    };
     await editor.getByLabel('优先级').fill('x');
-    await editor.getByRole('button', { name: /^(确\s?定|OK)$/ }).click();
-    await toast(page, '优先级必须是整数！').waitFor();
+    await submitUntil('优先级必须是整数！');
     await editor.getByLabel('优先级').fill('9');
-    await closeDialog(editor);
-    await toast(page, '标签更新成功！').waitFor();
+    await submitUntil('标签更新成功！');
+    await editor.waitFor({ state: 'hidden' });
     expect((await fetchChannel()).priority).toBe(9);
 
     await page.getByRole('switch', { name: '开启标签聚合' }).click();

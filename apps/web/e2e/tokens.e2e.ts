@@ -61,7 +61,7 @@ describe('tokens', () => {
     await drawer.getByLabel('过期时间').fill('next week');
     await drawer.getByRole('button', { name: /^提\s?交$/ }).click();
     await toast(page, '过期时间格式错误！').waitFor();
-    await drawer.getByRole('button', { name: '一天' }).click();
+    await drawer.getByRole('button', { name: /^一\s?天$/ }).click();
     expect(await drawer.getByLabel('过期时间').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     await drawer.getByRole('button', { name: '10$' }).click();
     expect(await drawer.getByLabel('额度', { exact: true }).inputValue()).toBe('5000000');
