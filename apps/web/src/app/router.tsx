@@ -158,6 +158,40 @@ export const appRoutes: AppRoute[] = [
     menuKey: 'playground',
     element: lazyPage(() => import('../features/playground/pages/playground-page'), 'PlaygroundPage'),
   },
+  {
+    path: '/detail',
+    access: 'user',
+    menuKey: 'detail',
+    element: lazyPage(() => import('../features/dashboard/pages/dashboard-page'), 'DashboardPage'),
+  },
+  {
+    path: '/midjourney',
+    access: 'user',
+    menuKey: 'midjourney',
+    element: lazyPage(() => import('../features/tasks/pages/midjourney-page'), 'MidjourneyPage'),
+  },
+  {
+    path: '/task',
+    access: 'user',
+    menuKey: 'task',
+    element: lazyPage(() => import('../features/tasks/pages/task-page'), 'TaskPage'),
+  },
+  {
+    path: '/chat',
+    access: 'user',
+    menuKey: 'chat',
+    element: lazyPage(() => import('../features/chat/pages/chat-page'), 'ChatPage'),
+  },
+  {
+    path: '/chat/:id',
+    access: 'user',
+    element: lazyPage(() => import('../features/chat/pages/chat-page'), 'ChatPage'),
+  },
+  {
+    path: '/chat2link',
+    access: 'user',
+    element: lazyPage(() => import('../features/chat/pages/chat2link-page'), 'Chat2LinkPage'),
+  },
 ];
 
 const routedPaths = new Set(appRoutes.map((route) => route.path));
