@@ -132,6 +132,7 @@ describe('the official Anthropic SDK calling /v1/messages', () => {
     });
 
     it('ends a stream cut by the upstream with an Anthropic error event and bills what was delivered', async () => {
+      await f.t.app.services.relay.drain();
       const before = await userBalance(f, 1);
       const stream = client().messages.stream({
         model: viaOpenAI,

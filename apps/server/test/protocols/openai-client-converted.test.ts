@@ -115,6 +115,7 @@ describe('the official OpenAI SDK calling Anthropic-type and Gemini-type channel
       });
 
       it('ends a stream cut by the upstream with an error and settles exactly what was billed', async () => {
+        await f.t.app.services.relay.drain();
         const before = await userBalance(f, 1);
         const stream = await client.chat.completions.create({
           model,

@@ -40,6 +40,7 @@ export async function expectBilled(
   call: () => Promise<{ prompt: number; completion: number; cacheRead?: number; cacheWrite?: number }>,
   channelId: number,
 ) {
+  await f.t.app.services.relay.drain();
   const before = await userBalance(f, 1);
   const usage = await call();
   const log = (await settledLogs(f)).at(-1)!;
