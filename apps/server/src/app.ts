@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { Redis } from 'ioredis';
 import type { AppServices } from './app-services.ts';
 import { VerificationService } from './auth/verification-service.ts';
+import { reconcileOnStart } from './billing/reservation-ledger.ts';
 import { ensureRootUser, resolveSessionSecret } from './bootstrap.ts';
 import type { Config } from './config/env.ts';
 import { startChannelMonitor } from './console/channels/channel-monitor.ts';
@@ -22,6 +23,7 @@ import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './li
 import { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
 import { QuotaDataRepository } from './logs/quota-data-repository.ts';
 import { createSmtpMailer } from './mail/mailer.ts';
+import { observabilityRoutes } from './observability/observability-routes.ts';
 import { OptionStore } from './options/option-store.ts';
 import { installErrorHandler } from './plugins/error-handler.ts';
 import { createRequestId } from './plugins/request-id.ts';
@@ -34,7 +36,6 @@ import {
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts';
 import { createRelayRuntime } from './relay/create-relay-runtime.ts';
-import { observabilityRoutes } from './observability/observability-routes.ts';
 import { relayRoutes } from './relay/relay-routes.ts';
 import { startTaskPoller } from './tasks/task-poller.ts';
 import { taskRelayRoutes } from './tasks/task-relay-routes.ts';
@@ -45,6 +46,9 @@ export interface BuildAppOptions {
   /** Pino options, or false to silence logs (tests). */
   logger?: FastifyServerOptions['logger'];
 }
+
+/** How long shutdown waits for in-flight reservations once connections are closed. */
+const RESERVATION_DRAIN_MS = 5_000;
 
 /** Fields never written to logs. */
 const REDACTED_PATHS = [
@@ -127,6 +131,14 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     });
     relay.runtime.quotaData = quotaData;
     closers.push(relay.stop);
+    // Reservations a killed process left open are refunded (or settled from their log) before serving.
+    if (config.nodeType === 'master')
+      await reconcileOnStart({ database, logDatabase, options, log: app.log });
+    // Closers run in reverse: this process's reservations close before the relay drains and flushes.
+    closers.push(async () => {
+      if (await relay.runtime.billing.whenIdle(RESERVATION_DRAIN_MS)) return;
+      app.log.warn('reservations still open at shutdown; the next start reconciles them');
+    });
     const services: AppServices = {
       config,
       database,

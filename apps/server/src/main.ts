@@ -20,13 +20,24 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    // Keep-alive connections close as soon as they are idle (at once, or when their response
+    // ends). After SHUTDOWN_TIMEOUT_MS the rest are cut: those calls settle for what they delivered.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+    const cut = setTimeout(() => {
+      app.log.warn('shutdown timeout reached: closing in-flight connections');
+      app.server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    // Last resort if settlements or the final log flush hang (database gone).
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out; exiting');
       process.exit(1);
-    }, config.shutdownTimeoutMs + 5_000);
-    timer.unref();
+    }, config.shutdownTimeoutMs + 20_000);
+    for (const handle of [idle, cut, timer]) handle.unref();
     try {
       await app.close();
+      clearInterval(idle);
+      clearTimeout(cut);
+      app.log.info('shutdown complete: in-flight calls settled, logs flushed');
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');

@@ -1,17 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@switchyard/shared';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { chargeAgainstReservation, credit, type Payer } from './balance-moves.ts';
 
-/** Who pays for a relay call. */
-export interface Payer {
-  userId: number;
-  /** 0 for the playground (no token involved). */
-  tokenId: number;
-  /** An unlimited token's remaining quota is never touched. */
-  tokenUnlimited: boolean;
-}
+export type { Payer } from './balance-moves.ts';
 
 /** Lifecycle of one call's quota: reserved once, then settled or refunded exactly once. */
 export type ReservationState = 'reserved' | 'settled' | 'refunded';
@@ -20,6 +15,10 @@ export type ReservationState = 'reserved' | 'settled' | 'refunded';
 export interface Reservation {
   readonly payer: Payer;
   readonly amount: number;
+  /** The request that reserved (logged with the consume row; '' when not known). */
+  readonly requestId: string;
+  /** Its row in the reservation ledger; '' when nothing was reserved (amount 0). */
+  readonly ledgerId: string;
   state: ReservationState;
 }
 
@@ -34,49 +33,105 @@ export interface Settlement {
 export const quotaError = (message: string) =>
   new GatewayError(ErrorCode.QuotaInsufficient, message, { status: 403 });
 
-type Executor = Kysely<Database> | Transaction<Database>;
-
 /**
  * Moves quota for relay calls. Reserve is one transaction of conditional decrements (no
- * overdraft under any concurrency); settle charges the difference to the real cost, never
- * below zero; refund returns the reservation. Each Reservation can leave the reserved state once.
+ * overdraft under any concurrency) plus its ledger row; settle charges the difference to the
+ * real cost, never below zero; refund returns the reservation. Settle and refund close the
+ * ledger row in their own transaction, so a reservation is returned or charged exactly once even
+ * when start-up reconciliation (see reservation-ledger.ts) got to it first: then refund does
+ * nothing and settle charges the whole cost from the balance.
  */
 export class BillingService {
+  /** Reservations of this process not yet settled or refunded (shutdown waits for them). */
+  private readonly open = new Set<Reservation>();
+  private idleWaiters: Array<() => void> = [];
+
   constructor(private readonly handle: DatabaseHandle) {}
 
+  /** How many reservations this process holds open. */
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /** Resolves once every reservation of this process is settled or refunded, or after `timeoutMs`. */
+  whenIdle(timeoutMs: number): Promise<boolean> {
+    if (this.open.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private leave(reservation: Reservation, state: ReservationState): void {
+    reservation.state = state;
+    this.open.delete(reservation);
+    if (this.open.size > 0 || this.idleWaiters.length === 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
   /** Reserves `amount` from the user (and the token unless unlimited); throws a quota error if short. */
-  async reserve(payer: Payer, amount: number): Promise<Reservation> {
-    const reservation: Reservation = { payer, amount: Math.max(0, Math.trunc(amount)), state: 'reserved' };
-    if (reservation.amount === 0) return reservation;
+  async reserve(payer: Payer, amount: number, requestId = ''): Promise<Reservation> {
+    const quota = Math.max(0, Math.trunc(amount));
+    const ledgerId = quota === 0 ? '' : randomUUID();
+    const reservation: Reservation = { payer, amount: quota, requestId, ledgerId, state: 'reserved' };
+    if (quota > 0) await this.hold(reservation);
+    this.open.add(reservation);
+    return reservation;
+  }
+
+  private async hold(reservation: Reservation): Promise<void> {
+    const { payer, amount: quota, ledgerId, requestId } = reservation;
     await this.handle.db.transaction().execute(async (trx) => {
       const user = await trx
         .updateTable('users')
-        .set({ quota: sql`quota - ${reservation.amount}` })
+        .set({ quota: sql`quota - ${quota}` })
         .where('id', '=', payer.userId)
-        .where('quota', '>=', reservation.amount)
+        .where('quota', '>=', quota)
         .executeTakeFirst();
       if (Number(user.numUpdatedRows) === 0) throw quotaError('用户额度不足');
-      if (payer.tokenId > 0 && !payer.tokenUnlimited) {
+      const tokenLimited = payer.tokenId > 0 && !payer.tokenUnlimited;
+      if (tokenLimited) {
         const token = await trx
           .updateTable('tokens')
-          .set({ remain_quota: sql`remain_quota - ${reservation.amount}` })
+          .set({ remain_quota: sql`remain_quota - ${quota}` })
           .where('id', '=', payer.tokenId)
-          .where('remain_quota', '>=', reservation.amount)
+          .where('remain_quota', '>=', quota)
           .executeTakeFirst();
         if (Number(token.numUpdatedRows) === 0) throw quotaError('令牌额度不足');
       }
+      await trx
+        .insertInto('reservations')
+        .values({
+          id: ledgerId,
+          request_id: requestId.slice(0, 64),
+          user_id: payer.userId,
+          token_id: payer.tokenId,
+          token_limited: tokenLimited ? 1 : 0,
+          amount: quota,
+          created_at: Date.now(),
+        })
+        .execute();
     });
-    return reservation;
   }
 
   /** Returns the whole reservation (failed call). Safe to call more than once. */
   async refund(reservation: Reservation): Promise<void> {
     if (reservation.state !== 'reserved') return;
     reservation.state = 'refunded';
-    if (reservation.amount === 0) return;
-    await this.handle.db
-      .transaction()
-      .execute((trx) => this.credit(trx, reservation.payer, reservation.amount));
+    try {
+      if (reservation.amount === 0) return;
+      await this.handle.db.transaction().execute(async (trx) => {
+        // Already reconciled (refunded) by a restarted master: nothing is left to return.
+        if (await closeLedgerRow(trx, reservation)) await credit(trx, reservation.payer, reservation.amount);
+      });
+    } finally {
+      this.leave(reservation, 'refunded');
+    }
   }
 
   /**
@@ -87,36 +142,31 @@ export class BillingService {
   async settle(reservation: Reservation, cost: number, channelId: number): Promise<Settlement> {
     if (reservation.state !== 'reserved') return { charged: 0, shortfall: 0 };
     reservation.state = 'settled';
-    const { payer, amount } = reservation;
     const target = Math.max(0, Math.trunc(cost));
+    try {
+      return await this.settleInTransaction(reservation, target, channelId);
+    } finally {
+      this.leave(reservation, 'settled');
+    }
+  }
+
+  private settleInTransaction(
+    reservation: Reservation,
+    target: number,
+    channelId: number,
+  ): Promise<Settlement> {
     return this.handle.db.transaction().execute(async (trx) => {
-      let charged = target;
-      if (target < amount) {
-        await this.credit(trx, payer, amount - target);
-      } else if (target > amount) {
-        const extra = await this.debitUpTo(trx, payer, target - amount);
-        charged = amount + extra;
-      }
-      const now = Math.floor(Date.now() / 1000);
-      await trx
-        .updateTable('users')
-        .set({ used_quota: sql`used_quota + ${charged}`, request_count: sql`request_count + 1` })
-        .where('id', '=', payer.userId)
-        .execute();
-      if (payer.tokenId > 0) {
-        await trx
-          .updateTable('tokens')
-          .set({ used_quota: sql`used_quota + ${charged}`, accessed_time: now })
-          .where('id', '=', payer.tokenId)
-          .execute();
-      }
-      if (channelId > 0 && charged > 0) {
-        await trx
-          .updateTable('channels')
-          .set({ used_quota: sql`used_quota + ${charged}` })
-          .where('id', '=', channelId)
-          .execute();
-      }
+      // A reservation reconciled meanwhile was given back: charge the whole cost from the balance.
+      const held =
+        reservation.amount > 0 && (await closeLedgerRow(trx, reservation)) ? reservation.amount : 0;
+      const charged = await chargeAgainstReservation(
+        trx,
+        this.handle.kind,
+        reservation.payer,
+        held,
+        target,
+        channelId,
+      );
       return { charged, shortfall: target - charged };
     });
   }
@@ -158,51 +208,14 @@ export class BillingService {
       return true;
     });
   }
+}
 
-  private async credit(executor: Executor, payer: Payer, amount: number): Promise<void> {
-    await executor
-      .updateTable('users')
-      .set({ quota: sql`quota + ${amount}` })
-      .where('id', '=', payer.userId)
-      .execute();
-    if (payer.tokenId > 0 && !payer.tokenUnlimited) {
-      await executor
-        .updateTable('tokens')
-        .set({ remain_quota: sql`remain_quota + ${amount}` })
-        .where('id', '=', payer.tokenId)
-        .execute();
-    }
-  }
-
-  /** Takes up to `wanted` from user and token, limited by both balances; returns what was taken. */
-  private async debitUpTo(trx: Transaction<Database>, payer: Payer, wanted: number): Promise<number> {
-    const lock = this.handle.kind === 'sqlite' ? '' : ' FOR UPDATE';
-    const userRow = await sql<{
-      quota: number;
-    }>`SELECT quota FROM users WHERE id = ${payer.userId}${sql.raw(lock)}`.execute(trx);
-    let available = Math.max(0, Number(userRow.rows[0]?.quota ?? 0));
-    const limitedToken = payer.tokenId > 0 && !payer.tokenUnlimited;
-    if (limitedToken) {
-      const tokenRow = await sql<{
-        remain_quota: number;
-      }>`SELECT remain_quota FROM tokens WHERE id = ${payer.tokenId}${sql.raw(lock)}`.execute(trx);
-      available = Math.min(available, Math.max(0, Number(tokenRow.rows[0]?.remain_quota ?? 0)));
-    }
-    const take = Math.min(wanted, available);
-    if (take > 0) {
-      await trx
-        .updateTable('users')
-        .set({ quota: sql`quota - ${take}` })
-        .where('id', '=', payer.userId)
-        .execute();
-      if (limitedToken) {
-        await trx
-          .updateTable('tokens')
-          .set({ remain_quota: sql`remain_quota - ${take}` })
-          .where('id', '=', payer.tokenId)
-          .execute();
-      }
-    }
-    return take;
-  }
+/** Deletes the reservation's ledger row; false when it was already gone (reconciled elsewhere). */
+async function closeLedgerRow(trx: Transaction<Database>, reservation: Reservation): Promise<boolean> {
+  if (!reservation.ledgerId) return true;
+  const result = await trx
+    .deleteFrom('reservations')
+    .where('id', '=', reservation.ledgerId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

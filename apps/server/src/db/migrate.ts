@@ -1,8 +1,12 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as coreTables from './migrations/001-core-tables.ts';
+import * as reservationLedger from './migrations/002-reservation-ledger.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 
-const coreMigrations: Record<string, Migration> = { '001-core-tables': coreTables };
+const coreMigrations: Record<string, Migration> = {
+  '001-core-tables': coreTables,
+  '002-reservation-ledger': reservationLedger,
+};
 const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
 
 async function run(db: Kysely<unknown>, migrations: Record<string, Migration>, table: string): Promise<void> {

@@ -216,6 +216,17 @@ export interface VerificationTable {
   created_at: number;
 }
 
+/** Reserved-but-unsettled quota (the reservation ledger); `created_at` in milliseconds. */
+export interface ReservationTable {
+  id: string;
+  request_id: string;
+  user_id: number;
+  token_id: number;
+  token_limited: number;
+  amount: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UserTable;
   tokens: TokenTable;
@@ -230,4 +241,5 @@ export interface Database {
   quota_data: QuotaDataTable;
   setups: SetupTable;
   verifications: VerificationTable;
+  reservations: ReservationTable;
 }

@@ -120,6 +120,7 @@ export async function relayCall(
       tokenUnlimited: caller.token?.unlimited_quota ?? true,
     },
     reserve,
+    request.id,
   );
   const context: RelayContext = {
     requestId: request.id,
