@@ -56,7 +56,11 @@ describe('POST /v1/responses', () => {
   });
 
   it('calls the first function tool, in JSON and streamed as argument deltas', async () => {
-    const response = await client().responses.create({ model: 'gpt-4o', input: 'weather?', tools: [weather] });
+    const response = await client().responses.create({
+      model: 'gpt-4o',
+      input: 'weather?',
+      tools: [weather],
+    });
     const call = response.output.find((item) => item.type === 'function_call');
     expect(call).toMatchObject({ name: 'get_weather', arguments: '{"city":"mock"}' });
     const stream = await client().responses.create({
@@ -91,7 +95,10 @@ describe('POST /v1/responses', () => {
     expect(response.status).toBe('incomplete');
     expect(response.incomplete_details).toEqual({ reason: 'max_output_tokens' });
     expect(response.output[0]?.type).toBe('reasoning');
-    expect(response.usage).toMatchObject({ output_tokens: 11, output_tokens_details: { reasoning_tokens: 8 } });
+    expect(response.usage).toMatchObject({
+      output_tokens: 11,
+      output_tokens_details: { reasoning_tokens: 8 },
+    });
   });
 
   it('applies no-usage, disconnect-after-n, error-<status> and bad-json-event', async () => {
@@ -117,7 +124,11 @@ describe('POST /v1/responses', () => {
       status: 429,
     });
     const broken = await (
-      await postJson(mock.current, '/__mock/bad-json-event/v1/responses', { model: 'm', input: 'x', stream: true })
+      await postJson(mock.current, '/__mock/bad-json-event/v1/responses', {
+        model: 'm',
+        input: 'x',
+        stream: true,
+      })
     ).text();
     const events = parseServerSentEvents(broken);
     expect(events.filter((event) => !event.data.endsWith('}'))).toHaveLength(1);
