@@ -1,0 +1,57 @@
+import { expect } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { Payer } from './gateway-client.ts';
+
+/** Balances and ledger state of the payer, read straight from the database. */
+export async function readBooks(handle: DatabaseHandle, payer: Pick<Payer, 'userId' | 'tokenId'>) {
+  const db = handle.db;
+  const user = await db
+    .selectFrom('users')
+    .select(['quota', 'used_quota', 'request_count'])
+    .where('id', '=', payer.userId)
+    .executeTakeFirstOrThrow();
+  const token = await db
+    .selectFrom('tokens')
+    .select(['remain_quota', 'used_quota'])
+    .where('id', '=', payer.tokenId)
+    .executeTakeFirstOrThrow();
+  const open = await db.selectFrom('reservations').selectAll().execute();
+  const logs = await db
+    .selectFrom('logs')
+    .selectAll()
+    .where('user_id', '=', payer.userId)
+    .orderBy('id')
+    .execute();
+  const consume = logs.filter((log) => log.type === 2);
+  return {
+    quota: Number(user.quota),
+    usedQuota: Number(user.used_quota),
+    requestCount: Number(user.request_count),
+    tokenRemain: Number(token.remain_quota),
+    tokenUsed: Number(token.used_quota),
+    open,
+    consume,
+    system: logs.filter((log) => log.type === 4),
+    loggedQuota: consume.reduce((sum, log) => sum + Number(log.quota), 0),
+  };
+}
+
+/**
+ * The books balance: nothing is held in the ledger, and the user's and the token's balance are
+ * the starting quota minus exactly what the consume logs charged (which is also the used quota).
+ */
+export async function expectBalancedBooks(
+  handle: DatabaseHandle,
+  payer: Pick<Payer, 'userId' | 'tokenId'>,
+  startQuota: number,
+) {
+  const books = await readBooks(handle, payer);
+  expect(books.open).toEqual([]);
+  expect(books.loggedQuota).toBeGreaterThan(0);
+  expect(books.quota).toBe(startQuota - books.loggedQuota);
+  expect(books.usedQuota).toBe(books.loggedQuota);
+  expect(books.tokenRemain).toBe(startQuota - books.loggedQuota);
+  expect(books.tokenUsed).toBe(books.loggedQuota);
+  expect(books.quota + books.usedQuota).toBe(startQuota);
+  return books;
+}
