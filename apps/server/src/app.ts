@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import { ErrorCode } from '@switchyard/shared';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppServices } from './app-services.ts';
@@ -19,13 +20,15 @@ import { LogRepository } from './db/repositories/log-repository.ts';
 import { OptionRepository } from './db/repositories/option-repository.ts';
 import { TokenRepository } from './db/repositories/token-repository.ts';
 import { UserRepository } from './db/repositories/user-repository.ts';
+import { GatewayError } from './errors/gateway-error.ts';
 import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './lib/change-bus.ts';
 import { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
 import { QuotaDataRepository } from './logs/quota-data-repository.ts';
 import { createSmtpMailer } from './mail/mailer.ts';
 import { observabilityRoutes } from './observability/observability-routes.ts';
+import { isObservabilityPath } from './observability/request-metrics.ts';
 import { OptionStore } from './options/option-store.ts';
-import { installErrorHandler } from './plugins/error-handler.ts';
+import { installErrorHandler, sendError } from './plugins/error-handler.ts';
 import { createRequestId } from './plugins/request-id.ts';
 import { routeFamilyOf } from './plugins/route-family.ts';
 import { installValidation } from './plugins/validation.ts';
@@ -74,6 +77,15 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     bodyLimit: config.apiBodyLimit,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
+    // Malformed URLs (bad percent-escapes) get the same error shapes as every other failure.
+    frameworkErrors: (error, request, reply) =>
+      sendError(
+        new GatewayError(ErrorCode.RequestInvalidParameter, `无效的请求地址: ${error.message}`, {
+          status: 400,
+        }),
+        request,
+        reply,
+      ),
   });
   app.decorateRequest('user', null);
 
@@ -196,7 +208,9 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     const limitWeb = limitByIp('GW', () => globalWebRateLimit);
     app.addHook('onRequest', async (request) => {
       const path = request.url.split('?')[0] ?? '';
-      if (routeFamilyOf(path) === 'web' && !/\.[a-z0-9]+$/i.test(path)) await limitWeb(request);
+      if (routeFamilyOf(path) === 'web' && !/\.[a-z0-9]+$/i.test(path) && !isObservabilityPath(path)) {
+        await limitWeb(request);
+      }
     });
   }
   await app.register(registerConsoleRoutes, { prefix: '/api' });

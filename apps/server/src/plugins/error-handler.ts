@@ -91,20 +91,23 @@ export function toGatewayError(error: unknown): GatewayError {
   return new GatewayError(ErrorCode.Internal, '服务器内部错误，请联系管理员', { status: 500, cause: error });
 }
 
-/** The one place errors become responses. */
+/** The one place errors become responses: each in its route family's (or codec's) shape. */
+export function sendError(rawError: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const error = toGatewayError(rawError);
+  if (error.logAsError) request.log.error({ err: rawError }, 'request failed');
+  if (reply.sent || reply.raw.headersSent) return;
+  const family = routeFamilyOf(request.url);
+  const codec = (request.routeOptions?.config as { codec?: ProtocolCodec } | undefined)?.codec;
+  if (codec) return writeCodecError(codec, error, request, reply);
+  const writer = writers.get(family);
+  if (writer) return writer(error, request, reply);
+  if (family === 'api') return writeApiError(error, request, reply);
+  return writeOpenAIError(error, request, reply);
+}
+
+/** Installs {@link sendError} and the not-found handler. */
 export function installErrorHandler(app: FastifyInstance, { spaIndex }: { spaIndex: boolean }): void {
-  app.setErrorHandler((rawError, request, reply) => {
-    const error = toGatewayError(rawError);
-    if (error.logAsError) request.log.error({ err: rawError }, 'request failed');
-    if (reply.sent || reply.raw.headersSent) return;
-    const family = routeFamilyOf(request.url);
-    const codec = (request.routeOptions?.config as { codec?: ProtocolCodec } | undefined)?.codec;
-    if (codec) return writeCodecError(codec, error, request, reply);
-    const writer = writers.get(family);
-    if (writer) return writer(error, request, reply);
-    if (family === 'api') return writeApiError(error, request, reply);
-    return writeOpenAIError(error, request, reply);
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((request, reply) => {
     const family = routeFamilyOf(request.url);

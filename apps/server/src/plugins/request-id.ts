@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 let lastSecond = 0;
@@ -12,6 +12,15 @@ export function randomAlphanumeric(length: number): string {
   return out;
 }
 
+/**
+ * CSPRNG bytes for request ids, filled 4 KB at a time: one `randomFillSync` per 512 requests
+ * instead of one per request (the per-call cost showed in relay profiles). Request ids are
+ * identifiers, not secrets; credentials keep using {@link randomAlphanumeric}.
+ */
+const POOL_SIZE = 4096;
+const pool = Buffer.allocUnsafe(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+
 /** Request ids as the reference gateway forms them: yyyyMMddHHmmss + sub-second digits + 8 random characters. */
 export function createRequestId(): string {
   const now = Date.now();
@@ -20,7 +29,14 @@ export function createRequestId(): string {
     lastSecond = second;
     secondPrefix = new Date(now).toISOString().replace(/[-:T]/g, '').slice(0, 14);
   }
-  const subSecond =
-    String(now % 1000).padStart(3, '0') + String(process.hrtime()[1] % 1_000_000).padStart(6, '0');
-  return `${secondPrefix}${subSecond}${randomAlphanumeric(8)}`;
+  if (poolOffset + 8 > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  let random = '';
+  for (let i = 0; i < 8; i++) random += ALPHABET[pool[poolOffset + i]! % 62];
+  poolOffset += 8;
+  const millis = now % 1000;
+  const micros = process.hrtime()[1] % 1_000_000;
+  return `${secondPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}${String(micros).padStart(6, '0')}${random}`;
 }

@@ -9,5 +9,7 @@ export function routeFamilyOf(url: string): RouteFamily {
   if (url.startsWith('/v1/') || url.startsWith('/pg/') || url === '/v1' || url.startsWith('/dashboard/')) {
     return 'openai';
   }
+  // Task relay: /mj/..., /mj-fast/mj/... (mode prefix), /suno/...
+  if (/^\/(?:[\w-]+\/)?mj\//.test(url) || url.startsWith('/suno/')) return 'openai';
   return 'web';
 }

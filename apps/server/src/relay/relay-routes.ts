@@ -72,7 +72,9 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
   registerModelListRoutes(app, authenticate);
 
   for (const path of NOT_IMPLEMENTED) {
-    app.all(path, async () => {
+    app.all(path, async (request) => {
+      // As in the reference, the token is checked first.
+      await authenticate(request);
       throw new GatewayError(ErrorCode.NotImplemented, 'API not implemented', {
         status: 501,
         type: 'switchyard_error',

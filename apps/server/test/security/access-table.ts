@@ -28,10 +28,7 @@ export interface AccessRule {
   disposable?: boolean;
 }
 
-/**
- * Answered 501 whatever the method (registered with `all`). The reference runs TokenAuth before
- * its 501 answer; here the 501 comes first (no data, no side effect): kept, and noted on the issue.
- */
+/** Answered 501 whatever the method (registered with `all`), after the token check (as the reference). */
 const NOT_IMPLEMENTED_PATHS = new Set([
   '/v1/files',
   '/v1/files/*',
