@@ -6,6 +6,16 @@ import { ChannelEditPage } from './channel-edit-page';
 
 const submit = /提\s*交/;
 
+/** Pasting is much faster than typing in jsdom and fills the field the same way. */
+async function paste(
+  user: ReturnType<typeof renderWithProviders>['user'],
+  element: HTMLElement,
+  text: string,
+) {
+  await user.click(element);
+  await user.paste(text);
+}
+
 describe('ChannelEditPage', () => {
   it('creates a channel: required fields, key hint, fetch needs a key, then comma strings on the wire', async () => {
     const fetch = mockFetch({
@@ -16,16 +26,16 @@ describe('ChannelEditPage', () => {
     await user.click(await screen.findByRole('button', { name: submit }));
     expect(await screen.findByText('请填写渠道名称和渠道密钥！')).toBeInTheDocument();
 
-    await user.type(screen.getByLabelText('名称'), 'main');
-    await user.type(screen.getByLabelText('代理'), 'https://up.example/');
+    await paste(user, screen.getByLabelText('名称'), 'main');
+    await paste(user, screen.getByLabelText('代理'), 'https://up.example/');
     await user.click(screen.getByRole('button', { name: '获取模型列表' }));
     expect(await screen.findByText('请填写密钥')).toBeInTheDocument();
-    await user.type(screen.getByLabelText('密钥'), 'sk-1');
+    await paste(user, screen.getByLabelText('密钥'), 'sk-1');
     await user.click(screen.getByRole('button', { name: submit }));
     expect(await screen.findByText('请至少选择一个模型！')).toBeInTheDocument();
 
-    await user.type(screen.getByLabelText('输入自定义模型名称，多个以逗号分隔'), 'm1,m2');
-    await user.click(screen.getByRole('button', { name: /填\s*入/ }));
+    await paste(user, screen.getByLabelText('输入自定义模型名称，多个以逗号分隔'), 'm1,m2');
+    await user.click(screen.getByRole('button', { name: /^填\s*入$/ }));
     await user.click(screen.getByRole('button', { name: submit }));
     await waitFor(() => expect(fetch.calls('POST /api/channel/')).toHaveLength(1));
     expect(fetch.calls('POST /api/channel/')[0]?.body).toMatchObject({
@@ -40,7 +50,7 @@ describe('ChannelEditPage', () => {
       auto_ban: 1,
     });
     expect(await screen.findByTestId('location')).toHaveTextContent('/channel');
-  }, 90_000);
+  }, 120_000);
 
   it('loads a channel for editing and keeps the key when it is left empty', async () => {
     const fetch = mockFetch({
