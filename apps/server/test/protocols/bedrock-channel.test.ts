@@ -101,7 +101,10 @@ describe('AWS Bedrock channels (type 33) against the mock Bedrock runtime', () =
         max_tokens: 200,
         messages: [{ role: 'user', content: 'claude on bedrock' }],
       });
-      expect(message.content[0]).toMatchObject({ type: 'text', text: `Hello from mock ${BEDROCK_ID}: claude on bedrock` });
+      expect(message.content[0]).toMatchObject({
+        type: 'text',
+        text: `Hello from mock ${BEDROCK_ID}: claude on bedrock`,
+      });
       expect(message.usage).toMatchObject({ input_tokens: 6, output_tokens: 7 });
       return { prompt: 6, completion: 7 };
     });
@@ -132,7 +135,10 @@ describe('AWS Bedrock channels (type 33) against the mock Bedrock runtime', () =
     });
     await expect(readChatStream(stream)).rejects.toThrow();
     await expect(
-      client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x [[mock:error-429]]' }] }),
+      client.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'x [[mock:error-429]]' }],
+      }),
     ).rejects.toMatchObject({ status: 429 });
   });
 });
