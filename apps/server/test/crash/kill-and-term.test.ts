@@ -3,19 +3,25 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { chat, openStream, type Payer, preparePayer } from './gateway-client.ts';
+import { chat, openStream, type Payer, preparePayer, streamedContent } from './gateway-client.ts';
 import { expectBalancedBooks, readBooks } from './ledger-checks.ts';
-import { eventually, type ServerProcess, startServer, stopServer } from './server-process.ts';
+import { eventually, logLines, type ServerProcess, startServer, stopServer } from './server-process.ts';
 
-/** kill -9 in the middle of a stream: the next start gives the reservation back, exactly once. */
+/**
+ * The real server process: kill -9 in the middle of a stream, then the next start gives the
+ * reservation back exactly once; then SIGTERM during streams lets them finish (or cuts them at
+ * SHUTDOWN_TIMEOUT_MS), bills every one and exits 0. One database and two processes in turn.
+ */
 
 const START_QUOTA = 50_000;
+const SHUTDOWN_TIMEOUT_MS = 4000;
 
-describe('crash safety: SIGKILL mid-stream', () => {
+describe('crash safety: SIGKILL and SIGTERM', () => {
   let database: TestDatabase;
   let mock: MockUpstream;
   let handle: DatabaseHandle;
   let server: ServerProcess | undefined;
+  let payer: Payer;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -31,7 +37,7 @@ describe('crash safety: SIGKILL mid-stream', () => {
   it('refunds the killed stream and settles a logged call at the next start', async () => {
     server = await startServer(database.target);
     handle = openDatabase(database.target);
-    const payer: Payer = await preparePayer(server, mock.url, START_QUOTA);
+    payer = await preparePayer(server, mock.url, START_QUOTA);
 
     // One finished call, billed and logged before the crash.
     const done = await chat(server, payer.key, 'a finished call');
@@ -108,7 +114,7 @@ describe('crash safety: SIGKILL mid-stream', () => {
         .execute();
     });
 
-    server = await startServer(database.target);
+    server = await startServer(database.target, { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
     const books = await expectBalancedBooks(handle, payer, START_QUOTA);
     // Refunded in full: the killed stream costs nothing; the logged call costs what it logged.
     expect(books.loggedQuota).toBe(beforeStream.loggedQuota + logged);
@@ -152,5 +158,50 @@ describe('crash safety: SIGKILL mid-stream', () => {
       return after.consume.length === books.consume.length + 1 && after.open.length === 0;
     });
     await expectBalancedBooks(handle, payer, START_QUOTA);
+  });
+
+  it('SIGTERM: refuses new calls, lets streams finish or cuts them at the timeout, bills all, exits 0', async () => {
+    const running = server!;
+    const before = await readBooks(handle, payer);
+    const streams = await Promise.all(
+      [1, 2, 3].map((n) => openStream(running, payer.key, `[[mock:slow-stream-100,chunks-20]] stream ${n}`)),
+    );
+    // 60 chunks 200 ms apart: still running when the shutdown timeout strikes.
+    const long = await openStream(running, payer.key, '[[mock:slow-stream-200,chunks-60]] too long');
+    await Promise.all([...streams, long].map((stream) => stream.started));
+    expect((await readBooks(handle, payer)).open).toHaveLength(4);
+
+    running.kill('SIGTERM');
+    // No new calls: the listener is closed (connection refused) or the server answers 503.
+    await eventually('new requests to be refused', async () => {
+      try {
+        const response = await fetch(`${running.baseUrl}/api/status`, { headers: { connection: 'close' } });
+        return response.status === 503;
+      } catch {
+        return true;
+      }
+    });
+    const ends = await Promise.all(streams.map((stream) => stream.finished));
+    for (const end of ends) {
+      expect(end.error).toBeUndefined();
+      expect(end.text).toContain('data: [DONE]');
+      expect(streamedContent(end.text).trim().split(/\s+/)).toHaveLength(20);
+    }
+    const cut = await long.finished;
+    expect(cut.text).not.toContain('[DONE]');
+    expect(streamedContent(cut.text).length).toBeGreaterThan(0);
+    expect(await running.exited).toEqual({ code: 0, signal: null });
+    expect(logLines(running, 'shutdown timeout reached')).toHaveLength(1);
+    expect(logLines(running, 'shutdown complete')).toHaveLength(1);
+
+    // Every stream, the cut one included, was settled and logged before the process exited.
+    const books = await expectBalancedBooks(handle, payer, START_QUOTA);
+    const newLogs = books.consume.slice(before.consume.length);
+    expect(newLogs.map((log) => JSON.parse(log.other!).request_id).sort()).toEqual(
+      [...streams, long].map((stream) => stream.requestId).sort(),
+    );
+    const cutLog = newLogs.find((log) => log.other?.includes(long.requestId))!;
+    expect(Number(cutLog.quota)).toBeGreaterThan(0);
+    expect(books.requestCount).toBe(before.requestCount + 4);
   });
 });
