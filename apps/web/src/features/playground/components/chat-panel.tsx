@@ -24,7 +24,11 @@ export function ChatPanel({
   const end = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the last message grows.
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, last?.content]);
+  useEffect(() => {
+    // Braces matter: recent browsers return a Promise from scrollIntoView, which must not become
+    // the effect's cleanup.
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length, last?.content]);
 
   const submit = () => {
     if (busy || text.trim() === '') return;

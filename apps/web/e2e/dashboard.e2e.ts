@@ -1,0 +1,42 @@
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from './support/browser';
+
+/** The dashboard appears in the sidebar when data export is on and queries its range. */
+describe('dashboard', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    ({ context, page } = await newSession(browser));
+    await loginAsRoot(page);
+    const reply = await api(context, 'PUT', '/api/option/', await sessionUserId(page), {
+      key: 'DataExportEnabled',
+      value: 'true',
+    });
+    expect(reply.success, reply.message).toBe(true);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('shows totals and charts for the chosen range', async () => {
+    await page.goto('/setting');
+    await page.getByRole('menuitem', { name: /数据看板/ }).click();
+    await page.waitForURL('**/detail');
+    await page.getByText('调用次数').first().waitFor();
+    await page.getByText('平均每小时调用').waitFor();
+
+    const queried = page.waitForRequest((request: Request) => request.url().includes('/api/data/?'));
+    await page.getByRole('button', { name: /查\s?询/ }).click();
+    const url = new URL((await queried).url());
+    const start = Number(url.searchParams.get('start_timestamp'));
+    const end = Number(url.searchParams.get('end_timestamp'));
+    expect(end - start).toBeGreaterThan(24 * 3600);
+    expect(end - start).toBeLessThan(26 * 3600);
+    await screenshot(page, 'dashboard');
+  });
+});
