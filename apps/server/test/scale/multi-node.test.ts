@@ -1,0 +1,236 @@
+import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleClient, envelope } from '../helper.ts';
+import { eventually } from '../relay/relay-support.ts';
+import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
+import {
+  type GatewayNode,
+  rootClient,
+  runPool,
+  scaleRedis,
+  startChildNode,
+  startNode,
+} from './scale-support.ts';
+import { ledger, sendCall, TRAFFIC_CYCLE, type TrafficKind } from './scale-traffic.ts';
+
+/**
+ * Two gateway nodes on one database under mixed concurrent load with upstream faults (5xx,
+ * silence, cut streams) and clients leaving mid-stream. PostgreSQL and MariaDB runs share Redis
+ * (exact cross-node rate limits, change notifications within a second); the SQLite run has no
+ * Redis and a second process on the same file, and proves the database alone keeps the money
+ * right (limits are then per node and caches follow SYNC_FREQUENCY).
+ */
+const kind = testDatabaseKind;
+const withRedis = kind !== 'sqlite';
+const PLAN = {
+  postgres: { calls: 2000, concurrency: 100 },
+  mysql: { calls: 800, concurrency: 80 },
+  sqlite: { calls: 400, concurrency: 40 },
+}[kind];
+/** Without Redis, other nodes see changes at the next reload: make that quick. */
+const SYNC_FREQUENCY = withRedis ? '60' : '1';
+/**
+ * The good channel's first-byte and idle timeouts (seconds). Two processes writing one SQLite file
+ * wait for each other's locks synchronously (better-sqlite3's busy timeout blocks the event loop),
+ * so a healthy upstream can look silent for a moment there: give it more room.
+ */
+const CHANNEL_TIMEOUT = kind === 'sqlite' ? 5 : 1;
+
+describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () => {
+  let mock: MockUpstream;
+  let database: TestDatabase;
+  let a: GatewayNode;
+  let b: GatewayNode;
+  let root: ConsoleClient;
+  const nodes = () => [a, b];
+  const db = () => a.app!.services.database.db;
+  const logDb = () => a.app!.services.logDatabase.db;
+
+  const user = async (username: string, quota: number) => {
+    expect(envelope(await root.post('/api/user/', { username, password: 'password123' })).success).toBe(true);
+    const found = envelope(await root.get(`/api/user/search?keyword=${username}`)).data.items[0];
+    expect(envelope(await root.put('/api/user/', { id: found.id, quota })).success).toBe(true);
+    const login = await a.app!.inject({
+      method: 'POST',
+      url: '/api/user/login',
+      payload: { username, password: 'password123' },
+    });
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const client = new (root.constructor as typeof ConsoleClient)(a.app!, cookie, found.id);
+    return { id: found.id as number, client };
+  };
+  const token = async (client: ConsoleClient, input: Record<string, unknown>) => {
+    const reply = envelope(
+      await client.post('/api/token/', { name: 'load', expired_time: -1, remain_quota: 0, ...input }),
+    );
+    expect(reply.success).toBe(true);
+    return { key: reply.data[0].key as string, id: reply.data[0].id as number };
+  };
+  const setOption = async (key: string, value: string) => {
+    expect(envelope(await root.put('/api/option/', { key, value })).success).toBe(true);
+  };
+
+  beforeAll(async () => {
+    mock = await startMockUpstream({ recordLimit: 0 });
+    database = await createTestDatabase();
+    const env: Record<string, string> = { SYNC_FREQUENCY };
+    if (withRedis) env.REDIS_CONN_STRING = await scaleRedis(kind);
+    a = await startNode('A', database.target, { ...env, NODE_TYPE: 'master' });
+    root = await rootClient(a.app!);
+    await setOption('RetryTimes', '1');
+    // Same priority: half the calls try the failing channel first and retry on the good one.
+    // The good one gives up on silence after CHANNEL_TIMEOUT (its own first-byte and idle timeouts).
+    for (const channel of [
+      {
+        name: 'good',
+        base_url: mock.url,
+        setting: JSON.stringify({ first_byte_timeout: CHANNEL_TIMEOUT, idle_timeout: CHANNEL_TIMEOUT }),
+      },
+      { name: 'failing', base_url: `${mock.url}/__mock/error-500`, setting: '' },
+    ]) {
+      const reply = envelope(
+        await root.post('/api/channel/', {
+          ...channel,
+          type: 1,
+          key: 'sk-mock',
+          models: 'gpt-4o-mini',
+          group: 'default',
+        }),
+      );
+      expect(reply.success).toBe(true);
+    }
+    b =
+      kind === 'sqlite'
+        ? await startChildNode('B', { ...env, NODE_TYPE: 'slave', SQLITE_PATH: database.target.location })
+        : await startNode('B', database.target, { ...env, NODE_TYPE: 'slave' });
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const node of [b, a]) await node?.close();
+    await mock?.close();
+    await database?.drop();
+  });
+
+  it(`keeps every balance exact through ${PLAN.calls} mixed calls across both nodes`, async () => {
+    const payer = await user('payer', 60_000_000);
+    const payerToken = await token(payer.client, { unlimited_quota: false, remain_quota: 40_000_000 });
+    const start = await ledger(db(), logDb(), payer.id, payerToken.id);
+
+    const kinds: TrafficKind[] = [];
+    const statuses = await runPool(PLAN.calls, PLAN.concurrency, (index) => {
+      const callKind = TRAFFIC_CYCLE[index % TRAFFIC_CYCLE.length]!;
+      kinds[index] = callKind;
+      return sendCall(nodes()[index % 2]!.url, payerToken.key, callKind, index).catch(() => -1);
+    });
+    const byKind = (wanted: TrafficKind) => statuses.filter((_, index) => kinds[index] === wanted);
+    // Plain calls always succeed (a failing first channel is retried on the good one).
+    expect(byKind('json').filter((status) => status !== 200)).toEqual([]);
+    expect(byKind('stream').filter((status) => status !== 200)).toEqual([]);
+    // Upstream 5xx and silence end in an error once both channels were tried.
+    expect(byKind('error').filter((status) => status !== 500)).toEqual([]);
+    expect(byKind('timeout').filter((status) => status !== 500 && status !== 504)).toEqual([]);
+    expect(statuses.filter((status) => status === -1)).toHaveLength(0);
+
+    for (const node of nodes()) await node.quiesce();
+    const end = await eventually(
+      () => ledger(db(), logDb(), payer.id, payerToken.id),
+      (now) => now.logCount - start.logCount === now.requestCount - start.requestCount,
+      10_000,
+    );
+    const used = end.usedQuota - start.usedQuota;
+    expect(used).toBeGreaterThan(0);
+    expect(end.logQuota - start.logQuota).toBe(used);
+    expect(end.tokenUsed - start.tokenUsed).toBe(used);
+    expect(start.quota - end.quota).toBe(used);
+    expect(start.tokenRemain - end.tokenRemain).toBe(used);
+    expect(end.channelUsed - start.channelUsed).toBe(used);
+    // Every plain call is billed; calls that failed before a byte reached the client are not.
+    const plain = byKind('json').length + byKind('stream').length;
+    expect(end.logCount - start.logCount).toBeGreaterThanOrEqual(plain);
+    expect(end.logCount - start.logCount).toBeLessThanOrEqual(PLAN.calls - byKind('error').length);
+    expect(end.quota).toBeGreaterThanOrEqual(0);
+    if (kind === 'sqlite') {
+      // The child node was stopped to settle its calls; bring a fresh one up for the next checks.
+      b = await startChildNode('B', {
+        SYNC_FREQUENCY,
+        NODE_TYPE: 'slave',
+        SQLITE_PATH: database.target.location,
+      });
+    }
+  }, 120_000);
+
+  it('never lets a small balance go negative, whichever node the calls reach', async () => {
+    // Each call reserves about 40 quota; 300 covers only a few of the 60 calls.
+    const small = await user('small', 300);
+    const smallToken = await token(small.client, { unlimited_quota: true });
+    const start = await ledger(db(), logDb(), small.id, smallToken.id);
+    const statuses = await runPool(60, 60, (index) =>
+      sendCall(nodes()[index % 2]!.url, smallToken.key, 'json', index),
+    );
+    expect(statuses.filter((status) => status === 403).length).toBeGreaterThan(0);
+    await a.quiesce();
+    if (b.app) await b.quiesce();
+    const end = await eventually(
+      () => ledger(db(), logDb(), small.id, smallToken.id),
+      (now) => now.logCount === statuses.filter((status) => status === 200).length,
+      10_000,
+    );
+    expect(end.quota).toBeGreaterThanOrEqual(0);
+    const used = end.usedQuota - start.usedQuota;
+    expect(start.quota - end.quota).toBe(used);
+    expect(end.logQuota - start.logQuota).toBe(used);
+    expect(end.tokenUsed - start.tokenUsed).toBe(used);
+  }, 60_000);
+
+  it(withRedis
+    ? 'admits exactly N calls per minute across both nodes (ModelRequestRateLimitCount)'
+    : 'admits exactly N calls per minute on each node without Redis (the limit is per node)', async () => {
+    const limited = await user('limited', 10_000_000);
+    const limitedToken = await token(limited.client, { unlimited_quota: true });
+    const N = 20;
+    await setOption('ModelRequestRateLimitCount', String(N));
+    await setOption('ModelRequestRateLimitDurationMinutes', '1');
+    await setOption('ModelRequestRateLimitEnabled', 'true');
+    if (b.app) {
+      await eventually(
+        async () => b.app!.services.options.getBoolean('ModelRequestRateLimitEnabled'),
+        (enabled) => enabled,
+        withRedis ? 1000 : 3000,
+      );
+    } else {
+      await new Promise((done) => setTimeout(done, 2500)); // two SYNC_FREQUENCY reloads
+    }
+    const calls = 3 * N;
+    const statuses = await runPool(calls, calls, (index) =>
+      sendCall(nodes()[index % 2]!.url, limitedToken.key, 'json', index),
+    );
+    await setOption('ModelRequestRateLimitEnabled', 'false');
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    const admitted = (node: number) =>
+      statuses.filter((status, index) => index % 2 === node && status === 200).length;
+    if (withRedis) {
+      expect(admitted(0) + admitted(1)).toBe(N);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(calls - N);
+    } else {
+      expect([admitted(0), admitted(1)]).toEqual([N, N]);
+    }
+  }, 60_000);
+
+  it(`makes node B refuse a token disabled on node A ${withRedis ? 'within a second' : 'after SYNC_FREQUENCY'}`, async () => {
+    const owner = await user('switcher', 10_000_000);
+    const switched = await token(owner.client, { unlimited_quota: true });
+    // Node B has the token in its cache.
+    for (let i = 0; i < 3; i++) expect(await sendCall(b.url, switched.key, 'json', i)).toBe(200);
+    const reply = envelope(
+      await owner.client.put('/api/token/?status_only=true', { id: switched.id, status: 2 }),
+    );
+    expect(reply.success).toBe(true);
+    const refused = await eventually(
+      () => sendCall(b.url, switched.key, 'json', 99),
+      (status) => status === 401,
+      withRedis ? 1000 : 3000,
+    );
+    expect(refused).toBe(401);
+    expect(await sendCall(a.url, switched.key, 'json', 100)).toBe(401);
+  }, 30_000);
+});
