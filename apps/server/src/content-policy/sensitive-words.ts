@@ -30,9 +30,15 @@ export function findSensitiveWords(options: OptionStore, prompt: PromptInput): s
   const matcher = sensitiveWordMatcher(options);
   if (matcher.isEmpty) return [];
   const found: string[] = [];
-  for (const text of promptTexts(prompt)) {
+  // Plain loops, not promptTexts(): this runs on every relay call.
+  const scan = (text: string) => {
+    if (found.length >= 10) return;
     for (const word of matcher.findAll(text)) if (!found.includes(word)) found.push(word);
-    if (found.length >= 10) break;
+  };
+  for (const message of prompt.messages ?? []) {
+    if (typeof message.content === 'string') scan(message.content);
+    else for (const part of message.content) if (part.type === 'text') scan(part.text);
   }
+  for (const text of prompt.texts ?? []) scan(text);
   return found;
 }

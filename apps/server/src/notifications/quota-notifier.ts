@@ -23,27 +23,62 @@ function parseSetting(text: string | null): UserNoticeSetting {
   }
 }
 
+/** What the notifier last read about a user: balance (lowered by later charges) and own threshold. */
+interface KnownBalance {
+  quota: number;
+  /** The user's own `quota_warning_threshold`, or null to use the QuotaRemindThreshold option. */
+  ownThreshold: number | null;
+  readAt: number;
+}
+
 /**
  * Warns a user whose balance fell below their threshold (their own `quota_warning_threshold`, or
  * the QuotaRemindThreshold option) by e-mail or https webhook, at most once every 2 hours per
  * user — across nodes when Redis is configured (the throttle uses the shared rate limiter).
  * Runs after settlement, never on the response path; failures are logged, not thrown.
+ *
+ * The user row is not read on every charge: the last balance read is kept for `maxAgeMs` and
+ * lowered by each charge seen here, and the row is read again only when that estimate falls
+ * below the threshold, the entry is older than `maxAgeMs`, or the user changed (`forget`, from
+ * the change bus). Charges made on other nodes are noticed within `maxAgeMs` at the latest.
  */
 export class QuotaNotifier {
+  private readonly known = new Map<number, KnownBalance>();
+
   constructor(
     private readonly services: Pick<AppServices, 'users' | 'options' | 'mailer' | 'rateLimiter'>,
     private readonly log: FastifyBaseLogger,
+    private readonly maxAgeMs = 10_000,
+    private readonly maxEntries = 100_000,
   ) {}
+
+  /** Drops what is known about a user (their balance or settings changed). */
+  forget(userId: number): void {
+    this.known.delete(userId);
+  }
 
   async afterCharge(userId: number, charged: number): Promise<void> {
     if (charged <= 0) return;
+    const now = Date.now();
+    const known = this.known.get(userId);
+    if (known && now - known.readAt < this.maxAgeMs) {
+      known.quota -= charged;
+      const threshold = known.ownThreshold ?? this.services.options.getNumber('QuotaRemindThreshold');
+      if (threshold <= 0 || known.quota >= threshold) return;
+    }
     const user = await this.services.users.findById(userId);
-    if (!user) return;
+    if (!user) {
+      this.known.delete(userId);
+      return;
+    }
     const setting = parseSetting(user.setting);
-    const threshold =
+    const ownThreshold =
       typeof setting.quota_warning_threshold === 'number' && setting.quota_warning_threshold > 0
         ? setting.quota_warning_threshold
-        : this.services.options.getNumber('QuotaRemindThreshold');
+        : null;
+    if (this.known.size >= this.maxEntries) this.known.clear();
+    this.known.set(userId, { quota: user.quota, ownThreshold, readAt: now });
+    const threshold = ownThreshold ?? this.services.options.getNumber('QuotaRemindThreshold');
     // The balance read here may already exclude other calls' reservations; the throttle below
     // keeps it to one notice per window either way.
     if (threshold <= 0 || user.quota >= threshold) return;

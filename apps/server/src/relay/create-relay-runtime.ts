@@ -78,7 +78,10 @@ export async function createRelayRuntime(
   deps.bus.subscribe((topic, detail) => {
     if (topic === 'channels') channelIndex.refresh(onRebuildError, true);
     else if (topic === 'tokens') runtime.tokenCache.invalidateToken(Number(detail));
-    else if (topic === 'users') runtime.tokenCache.invalidateUser(Number(detail));
+    else if (topic === 'users') {
+      runtime.tokenCache.invalidateUser(Number(detail));
+      runtime.quotaNotifier.forget(Number(detail));
+    }
   });
   const timer = setInterval(rebuild, deps.config.syncFrequencySeconds * 1000);
   timer.unref();

@@ -24,7 +24,8 @@ export interface RelayContext {
   caller: RelayCaller;
   call: RelayCall;
   price: Price;
-  promptEstimate: number;
+  /** Prompt tokens counted locally; the tokenizer runs on first read (usage missing), then kept. */
+  readonly promptEstimate: number;
   reservation: Reservation;
   /** Channel ids tried, in order (logged as admin_info.use_channel). */
   attempts: number[];

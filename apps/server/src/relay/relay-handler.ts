@@ -112,7 +112,7 @@ export async function relayCall(
   ) {
     throw noChannelError(caller.group, call.model);
   }
-  const { price, promptEstimate, reserve } = priceRequest(options, caller.user, call, caller.group);
+  const { price, promptTokens, reserve } = priceRequest(options, caller.user, call, caller.group);
   const reservation = await relay.billing.reserve(
     {
       userId: caller.user.id,
@@ -130,7 +130,9 @@ export async function relayCall(
     caller,
     call,
     price,
-    promptEstimate,
+    get promptEstimate() {
+      return promptTokens();
+    },
     reservation,
     attempts: [],
     abort: new AbortController(),

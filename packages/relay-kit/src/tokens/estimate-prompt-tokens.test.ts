@@ -3,6 +3,7 @@ import type { PromptInput } from '../spec/prompt-input.js';
 import {
   countGeneratedTokens,
   countResponseTokens,
+  createQuickTokenCounter,
   estimateChatPromptTokens,
   estimatePromptTokens,
   MEDIA_TOKENS,
@@ -141,6 +142,47 @@ describe('completion counting', () => {
     );
     expect(estimate.tokens).toBe(
       2 + 1 + countTextTokens('f', 'gpt-4o') + countTextTokens('{}', 'gpt-4o') + 7,
+    );
+  });
+});
+
+describe('estimatePromptTokens (quick, for reservations)', () => {
+  const english =
+    'Write one short sentence about load testing an AI gateway, then explain the numbers you would watch.';
+  const chinese = '请用一句话介绍负载测试，并说明你会关注哪些指标，例如延迟、吞吐量和内存占用。';
+
+  it('sizes ASCII at 3 characters per token and other characters at 1.25, with the same overheads', () => {
+    const prompt: PromptInput = { messages: [user('abcdef')] };
+    // 3 per message + role "user" (4 characters → 2) + content (6 → 2) + 3 at the end.
+    expect(estimatePromptTokens(prompt, 'gpt-4o', { quick: true })).toEqual({
+      tokens: 10,
+      extrapolated: true,
+    });
+    const counter = createQuickTokenCounter();
+    expect(counter.count('')).toBe(0);
+    expect(counter.count('日本語')).toBe(4);
+    expect(counter.count('abc日本語')).toBe(5);
+  });
+
+  it('stays at or above the exact count for English and Chinese prompts', () => {
+    for (const text of [english, chinese, `${english} ${chinese}`]) {
+      for (const model of ['gpt-4o', 'gpt-4']) {
+        const prompt: PromptInput = { messages: [{ role: 'system', content: 'Be brief.' }, user(text)] };
+        const quick = estimatePromptTokens(prompt, model, { quick: true }).tokens;
+        const exact = estimatePromptTokens(prompt, model).tokens;
+        expect(quick).toBeGreaterThanOrEqual(exact);
+        expect(quick).toBeLessThan(exact * 2);
+      }
+    }
+  });
+
+  it('prices media flat and counts tools like the exact estimate', () => {
+    const prompt: PromptInput = {
+      messages: [user([{ type: 'image', detail: 'low' }, { type: 'audio' }])],
+      tools: [{ name: 'f' }],
+    };
+    expect(estimatePromptTokens(prompt, 'gpt-4o', { quick: true }).tokens).toBe(
+      3 + 2 + MEDIA_TOKENS.imageLow + MEDIA_TOKENS.audio + 3 + 8 + 1,
     );
   });
 });

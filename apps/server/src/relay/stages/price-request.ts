@@ -18,31 +18,84 @@ export function priceTablesOf(options: OptionStore): PriceTables {
   };
 }
 
+const unpricedOptIn = new WeakMap<CachedUser, boolean>();
+
+/** The user's `accept_unset_model_ratio_model` setting, parsed once per cached user row. */
 function acceptsUnpricedModels(user: CachedUser): boolean {
   if (!user.setting) return false;
-  try {
-    return (
-      (JSON.parse(user.setting) as { accept_unset_model_ratio_model?: unknown })
-        .accept_unset_model_ratio_model === true
-    );
-  } catch {
-    return false;
+  let accepted = unpricedOptIn.get(user);
+  if (accepted === undefined) {
+    try {
+      accepted =
+        (JSON.parse(user.setting) as { accept_unset_model_ratio_model?: unknown })
+          .accept_unset_model_ratio_model === true;
+    } catch {
+      accepted = false;
+    }
+    unpricedOptIn.set(user, accepted);
   }
+  return accepted;
 }
 
 /**
- * Stage 4: prices the call by its requested model and group, estimates the prompt locally (only
- * for ratio-priced models) and computes the amount to reserve. Unpriced models are refused unless
- * self-use mode or the user's opt-in allows them.
+ * Prices by model, group and unpriced-allowance, kept while the five price tables are the same
+ * objects (the option store re-parses them only when an option changes), so the hot path does
+ * not rebuild a price per call. Entries are frozen: callers copy before changing anything.
+ */
+const MAX_CACHED_PRICES = 10_000;
+let cachedTables: PriceTables | null = null;
+const cachedPrices = new Map<string, Readonly<Price> | null>();
+
+function cachedPrice(options: OptionStore, model: string, group: string, allowUnpriced: boolean) {
+  const tables = priceTablesOf(options);
+  if (
+    cachedTables === null ||
+    cachedTables.modelRatio !== tables.modelRatio ||
+    cachedTables.modelPrice !== tables.modelPrice ||
+    cachedTables.completionRatio !== tables.completionRatio ||
+    cachedTables.cacheRatio !== tables.cacheRatio ||
+    cachedTables.groupRatio !== tables.groupRatio ||
+    cachedPrices.size >= MAX_CACHED_PRICES
+  ) {
+    cachedTables = tables;
+    cachedPrices.clear();
+  }
+  const key = `${allowUnpriced ? 1 : 0}${group}\u0000${model}`;
+  let price = cachedPrices.get(key);
+  if (price === undefined) {
+    price = lookUpPrice(tables, model, group, allowUnpriced) ?? null;
+    if (price) Object.freeze(price);
+    cachedPrices.set(key, price);
+  }
+  return price;
+}
+
+/** The priced call: the price, the quota to reserve, and the prompt tokens counted on demand. */
+export interface PricedRequest {
+  price: Price;
+  reserve: number;
+  /**
+   * The local prompt count (tokenizer), computed on first call and kept: needed only when the
+   * upstream reports no usage (or to fill in a usage chunk), never for the reservation.
+   */
+  promptTokens: () => number;
+}
+
+/**
+ * Stage 4: prices the call by its requested model and group and computes the amount to reserve.
+ * The reservation is sized from a quick, upper-leaning prompt estimate (no tokenizer: see
+ * `estimatePromptTokens(…, { quick: true })`); the exact local count runs only if settlement or
+ * the response needs it. Unpriced models are refused unless self-use mode or the user's opt-in
+ * allows them.
  */
 export function priceRequest(
   options: OptionStore,
   user: CachedUser,
   call: RelayCall,
   group: string,
-): { price: Price; promptEstimate: number; reserve: number } {
+): PricedRequest {
   const allowUnpriced = options.getBoolean('SelfUseModeEnabled') || acceptsUnpricedModels(user);
-  const price = lookUpPrice(priceTablesOf(options), call.model, group, allowUnpriced);
+  const price = cachedPrice(options, call.model, group, allowUnpriced);
   if (!price) {
     const advice = user.id === 1 ? '请设置或开始自用模式' : '请联系管理员设置';
     throw new GatewayError(ErrorCode.ModelNotPriced, `模型 ${call.model} 倍率或价格未配置，${advice}`, {
@@ -51,22 +104,26 @@ export function priceRequest(
       wireCode: 'model_price_error',
     });
   }
+  let counted: number | undefined;
+  const promptTokens = () => {
+    counted ??= estimatePromptTokens(call.prompt, call.model).tokens;
+    return counted;
+  };
   const quantities = call.quantities;
   if (call.protocol === 'openai-images' && quantities) {
     const fixedQuota = imageQuota(price, quantities, options.getNumber('QuotaPerUnit'));
-    const promptEstimate = estimatePromptTokens(call.prompt, call.model).tokens;
-    return { price: { ...price, fixedQuota }, promptEstimate, reserve: fixedQuota };
+    return { price: { ...price, fixedQuota }, promptTokens, reserve: fixedQuota };
   }
-  const promptEstimate =
-    isCharacterBilledModel(call.model) && quantities?.inputCharacters !== undefined
-      ? quantities.inputCharacters
-      : estimatePromptTokens(call.prompt, call.model).tokens;
+  if (isCharacterBilledModel(call.model) && quantities?.inputCharacters !== undefined) {
+    counted = quantities.inputCharacters;
+  }
+  const reserveTokens = counted ?? estimatePromptTokens(call.prompt, call.model, { quick: true }).tokens;
   const reserve = computeReservation(
     price,
-    promptEstimate,
+    reserveTokens,
     call.maxTokens,
     options.getNumber('PreConsumedQuota'),
     options.getNumber('QuotaPerUnit'),
   );
-  return { price, promptEstimate, reserve };
+  return { price, promptTokens, reserve };
 }
