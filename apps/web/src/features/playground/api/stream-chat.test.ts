@@ -49,7 +49,8 @@ describe('streamChat', () => {
   it('sends a positive max_tokens', async () => {
     const fetch = vi.spyOn(globalThis, 'fetch').mockResolvedValue(streamOf(['data: [DONE]\n']));
     await streamChat({ ...payload, max_tokens: 64 }, () => undefined, new AbortController().signal);
-    expect(JSON.parse((fetch.mock.calls[0]?.[1] as RequestInit).body as string).max_tokens).toBe(64);
+    const [, init] = fetch.mock.calls[0] as [string, RequestInit];
+    expect(JSON.parse(init.body as string).max_tokens).toBe(64);
   });
 
   it('turns an HTTP error into its message', async () => {
