@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { parseServerSentEvents } from '@switchyard/mock-upstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createChannel,
@@ -145,6 +146,30 @@ describe('the official Anthropic SDK calling /v1/messages', () => {
       const after = await userBalance(f, 1);
       expect(before.quota - after.quota).toBe(log.quota);
     });
+  });
+
+  it('ends a converted stream at a malformed upstream event with an Anthropic error event', async () => {
+    await f.t.app.services.relay.drain();
+    const before = await userBalance(f, 1);
+    const reply = await relayPost(
+      f,
+      key,
+      {
+        model: viaOpenAI,
+        max_tokens: 200,
+        stream: true,
+        messages: [{ role: 'user', content: 'broken [[mock:chunks-6,bad-json-event]]' }],
+      },
+      { path: '/v1/messages' },
+    );
+    expect(reply.status).toBe(200);
+    const events = parseServerSentEvents(reply.text);
+    expect(events.at(-1)?.event).toBe('error');
+    expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ type: 'error', error: { type: 'api_error' } });
+    expect(events.some((event) => event.event === 'content_block_delta')).toBe(true);
+    const log = (await settledLogs(f)).at(-1)!;
+    expect(log.content).toContain('上游流错误');
+    expect(before.quota - (await userBalance(f, 1)).quota).toBe(log.quota);
   });
 
   it('refuses a bad key in the Anthropic error shape', async () => {

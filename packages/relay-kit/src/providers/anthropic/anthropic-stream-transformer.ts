@@ -1,6 +1,7 @@
 import type { RelayCall } from '../../spec/relay-call.js';
 import type { SseEvent } from '../../spec/sse-event.js';
 import type { StreamPart } from '../../spec/stream-part.js';
+import { malformedStreamEventError } from '../malformed-stream-event.js';
 import type { AnthropicStreamEvent } from './anthropic-api.js';
 import { anthropicStreamError } from './anthropic-error.js';
 import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
@@ -25,6 +26,8 @@ export function createAnthropicStreamTransformer(_call: RelayCall): TransformStr
       try {
         payload = JSON.parse(event.data) as AnthropicStreamEvent;
       } catch {
+        controller.enqueue({ type: 'error', error: malformedStreamEventError() });
+        controller.terminate();
         return;
       }
       if (typeof payload !== 'object' || payload === null) return;

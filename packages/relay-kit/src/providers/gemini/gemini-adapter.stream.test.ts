@@ -107,9 +107,12 @@ describe('geminiAdapter.toStreamParts', () => {
     );
     expect(cut.map((part) => part.type)).toEqual(['message-start', 'text-delta', 'error']);
     const last = cut.at(-1);
-    expect(last?.type === 'error' && last.error.message).toBe(
-      'the upstream stream ended before a finish reason',
+    expect(last?.type === 'error' && last.error.message).toBe('upstream sent a malformed stream event');
+    const early = await partsFrom(
+      'data: {"candidates": [{"content": {"parts": [{"text": "Hi"}],"role": "model"},"index": 0}]}\r\n\r\n',
     );
+    const end = early.at(-1);
+    expect(end?.type === 'error' && end.error.message).toBe('the upstream stream ended before a finish reason');
   });
 });
 

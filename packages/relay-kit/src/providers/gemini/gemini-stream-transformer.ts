@@ -4,6 +4,7 @@ import type { StreamPart } from '../../spec/stream-part.js';
 import { UpstreamError } from '../../spec/upstream-error.js';
 import { maskSensitive } from '../../util/mask-sensitive.js';
 import { classifyUpstreamError } from '../classify-upstream-error.js';
+import { malformedStreamEventError } from '../malformed-stream-event.js';
 import { convertGeminiUsage } from './convert-gemini-usage.js';
 import type { GeminiResponse } from './gemini-api.js';
 import { extractGeminiErrorFacts } from './gemini-error.js';
@@ -31,6 +32,8 @@ export function createGeminiStreamTransformer(_call: RelayCall): TransformStream
       try {
         chunk = JSON.parse(event.data) as GeminiResponse;
       } catch {
+        failed = true;
+        controller.enqueue({ type: 'error', error: malformedStreamEventError() });
         return;
       }
       if (typeof chunk !== 'object' || chunk === null || Array.isArray(chunk)) return;

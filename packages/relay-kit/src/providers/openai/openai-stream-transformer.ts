@@ -4,6 +4,7 @@ import type { StreamPart } from '../../spec/stream-part.js';
 import { UpstreamError } from '../../spec/upstream-error.js';
 import { maskSensitive } from '../../util/mask-sensitive.js';
 import { classifyUpstreamError } from '../classify-upstream-error.js';
+import { malformedStreamEventError } from '../malformed-stream-event.js';
 import { convertOpenAIUsage } from './convert-openai-usage.js';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import type { OpenAIChatChunk, OpenAIChunkChoice } from './openai-api.js';
@@ -25,6 +26,8 @@ export function createOpenAIStreamTransformer(_call: RelayCall): TransformStream
       try {
         chunk = JSON.parse(data) as OpenAIChatChunk;
       } catch {
+        controller.enqueue({ type: 'error', error: malformedStreamEventError() });
+        controller.terminate();
         return;
       }
       if (typeof chunk !== 'object' || chunk === null) return;
