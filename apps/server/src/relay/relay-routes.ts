@@ -42,7 +42,11 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
   const markStatus = (tokenId: number, status: number) => {
     tokens
       .markStatus(tokenId, status)
-      .then(() => relay.tokenCache.invalidateToken(tokenId))
+      .then(() => {
+        // Every node drops its cached copy (this one at once, the others through the change bus).
+        relay.tokenCache.invalidateToken(tokenId);
+        app.services.bus.publish('tokens', String(tokenId));
+      })
       .catch((error: unknown) => app.log.warn({ err: error }, 'could not persist token status'));
   };
   const authenticate = (request: FastifyRequest) => authenticateToken(request, relay, markStatus);
