@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelope } from '../helper.ts';
 import { type RelayFixture, settledLogs, startRelayFixture, userBalance } from '../relay/relay-support.ts';
 import { createAdapterChannel } from './adapter-support.ts';
 
 /** GET /api/channel/test/{id} as root, with an optional `?model=`. */
 async function testChannel(f: RelayFixture, id: number, model?: string) {
   const query = model === undefined ? '' : `?model=${encodeURIComponent(model)}`;
-  return envelope(await f.root.get(`/api/channel/test/${id}${query}`)) as {
-    success: boolean;
-    message: string;
-    time: number;
-  };
+  const reply = await f.root.get(`/api/channel/test/${id}${query}`);
+  return reply.json() as { success: boolean; message: string; time: number };
 }
 
 describe('GET /api/channel/test/{id} on channels of other wire formats', () => {
