@@ -21,7 +21,12 @@ import { OptionRepository } from './db/repositories/option-repository.ts';
 import { TokenRepository } from './db/repositories/token-repository.ts';
 import { UserRepository } from './db/repositories/user-repository.ts';
 import { GatewayError } from './errors/gateway-error.ts';
-import { type ChangeBus, createLocalChangeBus, createRedisChangeBus } from './lib/change-bus.ts';
+import {
+  type ChangeBus,
+  createLocalChangeBus,
+  createRedisChangeBus,
+  trackRedisHealth,
+} from './lib/change-bus.ts';
 import { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
 import { QuotaDataRepository } from './logs/quota-data-repository.ts';
 import { createSmtpMailer } from './mail/mailer.ts';
@@ -99,19 +104,12 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     let bus: ChangeBus = createLocalChangeBus();
     let rateLimiter: RateLimiter = createMemoryRateLimiter();
     if (config.redisUrl) {
-      let warned = false;
-      const onRedisError = (error: Error) => {
-        if (!warned) app.log.warn({ err: error }, 'Redis is unreachable: falling back to local state');
-        warned = true;
-      };
-      bus = createRedisChangeBus(config.redisUrl, onRedisError);
+      const watchRedis = trackRedisHealth(app.log);
+      bus = createRedisChangeBus(config.redisUrl, watchRedis);
       // Hear other nodes before serving; a Redis outage must not block start-up for long.
       await Promise.race([bus.ready, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
       const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-      redis.on('error', onRedisError);
-      redis.on('ready', () => {
-        warned = false;
-      });
+      watchRedis(redis);
       rateLimiter = createRedisRateLimiter(redis, rateLimiter);
       closers.push(() => redis.disconnect());
     }

@@ -33,16 +33,56 @@ export function createLocalChangeBus(): ChangeBus {
   };
 }
 
-/** Redis pub/sub bus; a node hears its own messages too, so local listeners run once per change. */
-export function createRedisChangeBus(url: string, onError: (error: Error) => void): ChangeBus {
-  const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+/** Where Redis health is reported (pino's logger fits). */
+export interface RedisHealthLog {
+  warn(details: object, message: string): void;
+  info(message: string): void;
+}
+
+/**
+ * Follows every Redis connection of the node: one warning when the first one fails (the node
+ * falls back to local state), one info line when all of them are connected again. Reconnect
+ * attempts in between stay quiet.
+ */
+export function trackRedisHealth(log: RedisHealthLog): (client: Redis) => void {
+  const failing = new Set<Redis>();
+  let outage = false;
+  return (client) => {
+    client.on('error', (error: Error) => {
+      failing.add(client);
+      if (outage) return;
+      outage = true;
+      log.warn({ err: error }, 'Redis is unreachable: falling back to local state');
+    });
+    client.on('close', () => failing.add(client));
+    client.on('ready', () => {
+      failing.delete(client);
+      if (!outage || failing.size > 0) return;
+      outage = false;
+      log.info('Redis is reachable again');
+    });
+  };
+}
+
+/**
+ * Redis pub/sub bus; a node hears its own messages too, so local listeners run once per change.
+ * While Redis is down a change is delivered to this node's listeners at once (the publisher does
+ * not queue), other nodes catch up at their next SYNC_FREQUENCY reload; the subscriber
+ * re-subscribes by itself when Redis returns.
+ */
+export function createRedisChangeBus(url: string, watch: (client: Redis) => void): ChangeBus {
+  const publisher = new Redis(url, {
+    lazyConnect: false,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+  });
   const subscriber = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: null });
   const local = createLocalChangeBus();
-  publisher.on('error', onError);
-  subscriber.on('error', onError);
+  watch(publisher);
+  watch(subscriber);
   const ready = subscriber.subscribe(CHANNEL).then(
     () => undefined,
-    (error: Error) => onError(error),
+    () => undefined,
   );
   subscriber.on('message', (_channel: string, message: string) => {
     const separator = message.indexOf(':');
@@ -51,8 +91,12 @@ export function createRedisChangeBus(url: string, onError: (error: Error) => voi
   });
   return {
     publish: (topic, detail = '') => {
+      if (publisher.status !== 'ready') {
+        local.publish(topic, detail);
+        return;
+      }
       publisher.publish(CHANNEL, `${topic}:${detail}`).catch(() => {
-        // Redis is down: keep this node correct at least.
+        // Redis went away meanwhile: keep this node correct at least.
         local.publish(topic, detail);
       });
     },

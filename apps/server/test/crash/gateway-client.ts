@@ -40,6 +40,8 @@ export async function login(server: ServerProcess, username: string, password: s
 /** The accounts a crash test bills: a channel on the mock, a user with `quota`, its limited token. */
 export interface Payer {
   root: Session;
+  /** The payer's own console session (owns the token). */
+  user: Session;
   userId: number;
   tokenId: number;
   key: string;
@@ -65,7 +67,14 @@ export async function preparePayer(server: ServerProcess, mockUrl: string, quota
     unlimited_quota: false,
     expired_time: -1,
   });
-  return { root, userId: user.userId, tokenId: tokens[0].id, key: tokens[0].key, channelId: channels[0].id };
+  return {
+    root,
+    user,
+    userId: user.userId,
+    tokenId: tokens[0].id,
+    key: tokens[0].key,
+    channelId: channels[0].id,
+  };
 }
 
 /**
