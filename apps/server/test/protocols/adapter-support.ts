@@ -51,6 +51,8 @@ export async function expectCharged(
   channelId: number,
   call: () => Promise<CallUsage>,
 ) {
+  // Earlier calls settle after their responses: let them finish before reading the balance.
+  await f.t.app.services.relay.drain();
   const before = await userBalance(f, 1);
   const usage = await call();
   const log = (await settledLogs(f)).at(-1)!;

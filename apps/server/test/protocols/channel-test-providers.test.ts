@@ -19,6 +19,7 @@ describe('GET /api/channel/test/{id} on channels of other wire formats', () => {
 
   /** Tests the channel and returns what reached the mock; asserts success, a log row and no charge. */
   async function expectTestPasses(id: number, model: string) {
+    await f.t.app.services.relay.drain();
     const before = await userBalance(f, 1);
     const start = f.mock.requests.length;
     const reply = await testChannel(f, id);

@@ -139,6 +139,7 @@ describe('Moonshot channels (type 25): stream_options stripped', () => {
   });
 
   it('never sends stream_options and answers the usage it counted itself', async () => {
+    await f.t.app.services.relay.drain();
     const before = await userBalance(f, 1);
     const stream = await client.chat.completions.create({
       model: MODEL,

@@ -37,6 +37,8 @@ const PNG = Buffer.from(
 
 /** Runs `call` and returns the newest consume log row and how much the root user paid. */
 async function charged(f: RelayFixture, call: () => Promise<void>) {
+  // Earlier calls settle after their responses: let them finish before reading the balance.
+  await f.t.app.services.relay.drain();
   const before = await userBalance(f, 1);
   await call();
   const log = (await settledLogs(f)).at(-1)!;
