@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, deleteChannels, type RelayFixture, startRelayFixture } from '../relay/relay-support.ts';
 import {
@@ -79,6 +79,26 @@ describe('Azure OpenAI channels (type 3)', () => {
       expect(f.mock.lastRequest()!.path).toBe('/openai/deployments/gpt-35-turbo/chat/completions');
       return { prompt: message.usage.input_tokens, completion: message.usage.output_tokens };
     });
+  });
+
+  it('sends Responses calls to the v1 API and transcriptions to the deployment', async () => {
+    const response = await client.responses.create({ model: MODEL, input: 'azure responses' });
+    expect(response.output_text).toBe(`Hello from mock ${MODEL}: azure responses`);
+    let sent = f.mock.lastRequest()!;
+    expect(sent.url).toBe('/openai/v1/responses?api-version=preview');
+    expect(sent.headers['api-key']).toBe('azure-secret');
+    const whisperId = await createAdapterChannel(f, { type: 3, key: 'azure-secret', models: 'whisper-1' });
+    try {
+      const transcript = await client.audio.transcriptions.create({
+        model: 'whisper-1',
+        file: await toFile(Buffer.alloc(16_000, 1), 'clip.mp3', { type: 'audio/mpeg' }),
+      });
+      expect(transcript.text).toBe('Hello from mock whisper-1: transcript of clip.mp3');
+      sent = f.mock.lastRequest()!;
+      expect(sent.url).toBe('/openai/deployments/whisper-1/audio/transcriptions?api-version=2024-12-01-preview');
+    } finally {
+      await deleteChannels(f, [whisperId]);
+    }
   });
 
   it('reports a wrong Azure key as an upstream authentication error', async () => {

@@ -1,6 +1,13 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChannel, createToken, type RelayFixture, startRelayFixture } from '../relay/relay-support.ts';
+import {
+  createChannel,
+  createToken,
+  type RelayFixture,
+  settledLogs,
+  startRelayFixture,
+  userBalance,
+} from '../relay/relay-support.ts';
 import { expectBilled } from './protocol-support.ts';
 
 const MODEL = 'gpt-4o-mini';
@@ -100,6 +107,48 @@ describe('the OpenAI SDK calling /v1/responses on an OpenAI-type channel (pass-t
       name: 'get_weather',
       arguments: '{"city":"mock"}',
     });
+  });
+
+  it('bills a stream without upstream usage from the local count', async () => {
+    const stream = await client.responses.create({
+      model: MODEL,
+      input: 'no usage here [[mock:no-usage]]',
+      stream: true,
+    });
+    let text = '';
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(text).toBe(`Hello from mock ${MODEL}: no usage here`);
+    const log = (await settledLogs(f)).at(-1)!;
+    expect(log).toMatchObject({ model_name: MODEL, channel_id: channelId });
+    expect(log.prompt_tokens).toBeGreaterThan(0);
+    expect(log.completion_tokens).toBeGreaterThan(0);
+    expect(log.quota).toBeGreaterThan(0);
+  });
+
+  it('bills what was delivered when the upstream stream is cut', async () => {
+    await f.t.app.services.relay.drain();
+    const before = await userBalance(f, 1);
+    const stream = await client.responses.create({
+      model: MODEL,
+      input: 'cut me short [[mock:disconnect-after-2]]',
+      stream: true,
+    });
+    let text = '';
+    const types: string[] = [];
+    await (async () => {
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === 'response.output_text.delta') text += event.delta;
+      }
+    })().catch(() => undefined);
+    expect(text).toBe('Hello from');
+    expect(types).not.toContain('response.completed');
+    const log = (await settledLogs(f)).at(-1)!;
+    expect(log).toMatchObject({ model_name: MODEL, channel_id: channelId });
+    expect(log.completion_tokens).toBeGreaterThan(0);
+    expect(before.quota - (await userBalance(f, 1)).quota).toBe(log.quota);
   });
 
   it('relays an upstream error with its status', async () => {
