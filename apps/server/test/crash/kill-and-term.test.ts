@@ -13,6 +13,7 @@ import { eventually, logLines, type ServerProcess, startServer, stopServer } fro
  * SHUTDOWN_TIMEOUT_MS), bills every one and exits 0. One database and two processes in turn.
  */
 
+// Timeouts below are generous: one process start takes 5–10 s on a busy machine.
 const START_QUOTA = 50_000;
 const SHUTDOWN_TIMEOUT_MS = 4000;
 
@@ -158,7 +159,7 @@ describe('crash safety: SIGKILL and SIGTERM', () => {
       return after.consume.length === books.consume.length + 1 && after.open.length === 0;
     });
     await expectBalancedBooks(handle, payer, START_QUOTA);
-  });
+  }, 120_000);
 
   it('SIGTERM: refuses new calls, lets streams finish or cuts them at the timeout, bills all, exits 0', async () => {
     const running = server!;
@@ -203,5 +204,5 @@ describe('crash safety: SIGKILL and SIGTERM', () => {
     const cutLog = newLogs.find((log) => log.other?.includes(long.requestId))!;
     expect(Number(cutLog.quota)).toBeGreaterThan(0);
     expect(books.requestCount).toBe(before.requestCount + 4);
-  });
+  }, 60_000);
 });

@@ -122,5 +122,5 @@ describe('Redis outage', () => {
       async () => (await readBooks(handle, payer)).consume.length === billed,
     );
     await expectBalancedBooks(handle, payer, START_QUOTA);
-  });
+  }, 90_000);
 });
