@@ -23,6 +23,13 @@ describe('logs (admin)', () => {
     ({ context, page } = await newSession(browser));
     await loginAsRoot(page);
     const rootId = await sessionUserId(page);
+    const options = await api<{ key: string; value: string }[]>(context, 'GET', '/api/option/', rootId);
+    const ratios = JSON.parse(options.data.find((option) => option.key === 'ModelRatio')?.value || '{}');
+    const priced = await api(context, 'PUT', '/api/option/', rootId, {
+      key: 'ModelRatio',
+      value: JSON.stringify({ ...ratios, [MODEL]: 1 }),
+    });
+    expect(priced.success, priced.message).toBe(true);
     const channel = await api(context, 'POST', '/api/channel/', rootId, {
       type: 1,
       name: 'e2e-logs-mock',

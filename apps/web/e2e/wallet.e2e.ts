@@ -25,6 +25,7 @@ describe('wallet', () => {
   let page: Page;
   let code = '';
 
+  const redeemButton = () => page.locator('button', { hasText: /^兑\s?换$/ });
   const setOption = async (key: string, value: string) => {
     const reply = await api(admin.context, 'PUT', '/api/option/', rootId, { key, value });
     expect(reply.success, `${key}: ${reply.message}`).toBe(true);
@@ -62,11 +63,11 @@ describe('wallet', () => {
   it('redeems a code once', async () => {
     await page.goto('/topup');
     await page.getByText('$0.00', { exact: true }).first().waitFor();
-    await page.getByRole('button', { name: /^兑\s?换$/ }).click();
+    await redeemButton().click();
     await toast(page, '请输入兑换码！').waitFor();
 
     await page.getByLabel('兑换码').fill(code);
-    await page.getByRole('button', { name: /^兑\s?换$/ }).click();
+    await redeemButton().click();
     await toast(page, '兑换成功！').waitFor();
     await page.getByText('成功兑换额度：$2.00').waitFor();
     await page.getByText('$2.00', { exact: true }).first().waitFor();
@@ -75,7 +76,7 @@ describe('wallet', () => {
     await screenshot(page, 'wallet');
 
     await page.getByLabel('兑换码').fill(code);
-    await page.getByRole('button', { name: /^兑\s?换$/ }).click();
+    await redeemButton().click();
     await page.locator('.ant-message-error').first().waitFor();
     const again = await api<{ quota: number }>(context, 'GET', '/api/user/self', await sessionUserId(page));
     expect(again.data.quota).toBe(1_000_000);

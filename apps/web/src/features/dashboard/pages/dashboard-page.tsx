@@ -41,13 +41,18 @@ export function DashboardPage() {
           layout="inline"
           style={{ rowGap: 8 }}
           initialValues={{ range: [dayjs.unix(query.start), dayjs.unix(query.end)], username: '' }}
-          onFinish={(values) =>
-            setQuery({
+          onFinish={(values) => {
+            const next = {
               start: values.range[0].unix(),
               end: values.range[1].unix(),
               username: values.username ?? '',
-            })
-          }
+            };
+            const same =
+              next.start === query.start && next.end === query.end && next.username === query.username;
+            // The same range again means "refresh".
+            if (same) void data.refetch();
+            else setQuery(next);
+          }}
         >
           <Form.Item
             name="range"

@@ -96,7 +96,9 @@ export function OnlineTopUpCard() {
           />
           <Typography.Text type="secondary" data-testid="payable">
             {problem
-              ? describe(problem)
+              ? problem.key === 'topUp.notEnabled'
+                ? ''
+                : describe(problem)
               : payable.isFetching
                 ? t('topUp.calculating')
                 : payable.data !== undefined
