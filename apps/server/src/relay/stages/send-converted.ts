@@ -26,6 +26,28 @@ function localUsage(promptTokens: number, completionTokens: number): Usage {
 }
 
 /**
+ * Reads a non-stream upstream body. A connection closed before the body was complete is an
+ * upstream error (502 in the client's protocol, nothing delivered, so relayCall refunds), not an
+ * internal one; a read cut by the client leaving is rethrown as it is.
+ */
+export async function readUpstreamText(context: RelayContext, success: AttemptSuccess): Promise<string> {
+  try {
+    return await success.response.body.text();
+  } catch (error) {
+    if (context.abort.signal.aborted) throw error;
+    const failure = new UpstreamError({
+      code: 'upstream:bad_response',
+      message: 'upstream closed the connection before the response was complete',
+      status: 0,
+      retryable: false,
+      channelFault: false,
+      cause: error,
+    });
+    throw toRelayFailure(failure, success.channel);
+  }
+}
+
+/**
  * Conversion path, non-stream: the upstream's JSON is read by the adapter into a neutral
  * response and written in the client's protocol. A body the adapter cannot read is an upstream
  * error (nothing was delivered, so relayCall refunds).
@@ -36,8 +58,8 @@ export async function sendConvertedJson(
   reply: FastifyReply,
   done: (outcome: CallOutcome) => void,
 ): Promise<unknown> {
-  const { adapter, response, channel, request, plan } = success;
-  const text = await response.body.text();
+  const { adapter, channel, request, plan } = success;
+  const text = await readUpstreamText(context, success);
   let unified: ReturnType<typeof adapter.toResponse>;
   try {
     unified = adapter.toResponse(JSON.parse(text), plan.call);

@@ -3,7 +3,7 @@ import { countGeneratedTokens, countResponseTokens, type Usage } from '@switchya
 import type { FastifyReply } from 'fastify';
 import type { RelayContext } from '../relay-context.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
-import { sendConvertedJson, sendConvertedStream } from './send-converted.ts';
+import { readUpstreamText, sendConvertedJson, sendConvertedStream } from './send-converted.ts';
 import type { CallOutcome } from './settle-usage.ts';
 
 const isEventStream = (contentType: unknown) =>
@@ -44,7 +44,7 @@ async function sendJson(
 ) {
   const { adapter, response, channel, request } = success;
   // A failed read throws to relayCall, which refunds the reservation.
-  const text = await response.body.text();
+  const text = await readUpstreamText(context, success);
   const usage = adapter.readUsage(text, context.call.protocol);
   const localCompletionTokens = () => {
     try {

@@ -30,6 +30,17 @@ const toBilledUsage = (usage: Usage): BilledUsage => ({
   cacheWriteTokens: usage.inputTokens.cacheWrite,
 });
 
+/**
+ * A stream that ended early may only have carried a running usage (Anthropic's `message_start`
+ * reports 1 output token, Gemini's early chunks none): the output delivered before the cut is
+ * billed at least as counted locally.
+ */
+function partialStreamUsage(usage: BilledUsage, outcome: CallOutcome): BilledUsage {
+  if (!outcome.stream || outcome.interruption === undefined) return usage;
+  const delivered = outcome.localCompletionTokens();
+  return delivered > usage.completionTokens ? { ...usage, completionTokens: delivered } : usage;
+}
+
 function describePrice(context: RelayContext): string {
   const { price, call } = context;
   if (price.fixedQuota !== undefined) {
@@ -59,7 +70,7 @@ export async function settleUsage(
     return;
   }
   const usage: BilledUsage = outcome.usage
-    ? toBilledUsage(outcome.usage)
+    ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
     : {
         promptTokens: context.promptEstimate,
         completionTokens: outcome.localCompletionTokens(),
