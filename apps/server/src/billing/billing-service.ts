@@ -86,24 +86,10 @@ export class BillingService {
 
   private async hold(reservation: Reservation): Promise<void> {
     const { payer, amount: quota, ledgerId, requestId } = reservation;
+    const tokenLimited = payer.tokenId > 0 && !payer.tokenUnlimited;
     await this.handle.db.transaction().execute(async (trx) => {
-      const user = await trx
-        .updateTable('users')
-        .set({ quota: sql`quota - ${quota}` })
-        .where('id', '=', payer.userId)
-        .where('quota', '>=', quota)
-        .executeTakeFirst();
-      if (Number(user.numUpdatedRows) === 0) throw quotaError('用户额度不足');
-      const tokenLimited = payer.tokenId > 0 && !payer.tokenUnlimited;
-      if (tokenLimited) {
-        const token = await trx
-          .updateTable('tokens')
-          .set({ remain_quota: sql`remain_quota - ${quota}` })
-          .where('id', '=', payer.tokenId)
-          .where('remain_quota', '>=', quota)
-          .executeTakeFirst();
-        if (Number(token.numUpdatedRows) === 0) throw quotaError('令牌额度不足');
-      }
+      // The ledger row first: every transaction touching a reservation locks it before the
+      // balances (reconcile and settle delete it first), so MySQL never sees opposite lock orders.
       await trx
         .insertInto('reservations')
         .values({
@@ -116,6 +102,22 @@ export class BillingService {
           created_at: Date.now(),
         })
         .execute();
+      const user = await trx
+        .updateTable('users')
+        .set({ quota: sql`quota - ${quota}` })
+        .where('id', '=', payer.userId)
+        .where('quota', '>=', quota)
+        .executeTakeFirst();
+      if (Number(user.numUpdatedRows) === 0) throw quotaError('用户额度不足');
+      if (tokenLimited) {
+        const token = await trx
+          .updateTable('tokens')
+          .set({ remain_quota: sql`remain_quota - ${quota}` })
+          .where('id', '=', payer.tokenId)
+          .where('remain_quota', '>=', quota)
+          .executeTakeFirst();
+        if (Number(token.numUpdatedRows) === 0) throw quotaError('令牌额度不足');
+      }
     });
   }
 

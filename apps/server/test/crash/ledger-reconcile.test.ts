@@ -62,6 +62,10 @@ describe('reservation ledger', () => {
     expect(settled.tokenRemain).toBe(START - 1000);
     expect(billing.openCount).toBe(0);
     expect(await billing.whenIdle(10)).toBe(true);
+    // A refused reservation leaves neither a balance change nor a ledger row.
+    await expect(billing.reserve(tokenPayer, START * 2, 'req-refused')).rejects.toThrow('用户额度不足');
+    expect(await readBooks(handle, payer)).toMatchObject({ open: [], quota: START - 1000 });
+    expect(billing.openCount).toBe(0);
     // Nothing reserved (trusted shortcut): no ledger row at all.
     const free = await billing.reserve(tokenPayer, 0, 'req-free');
     expect(free.ledgerId).toBe('');
