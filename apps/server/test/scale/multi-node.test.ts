@@ -11,7 +11,7 @@ import {
   startChildNode,
   startNode,
 } from './scale-support.ts';
-import { ledger, sendCall, TRAFFIC_CYCLE, type TrafficKind } from './scale-traffic.ts';
+import { type Ledger, ledger, sendCall, TRAFFIC_CYCLE, type TrafficKind } from './scale-traffic.ts';
 
 /**
  * Two gateway nodes on one database under mixed concurrent load with upstream faults (5xx,
@@ -27,6 +27,7 @@ const PLAN = {
   mysql: { calls: 800, concurrency: 80 },
   sqlite: { calls: 400, concurrency: 40 },
 }[kind];
+const PAYERS = 4;
 /** Without Redis, other nodes see changes at the next reload: make that quick. */
 const SYNC_FREQUENCY = withRedis ? '60' : '1';
 /**
@@ -112,14 +113,23 @@ describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () 
   });
 
   it(`keeps every balance exact through ${PLAN.calls} mixed calls across both nodes`, async () => {
-    const payer = await user('payer', 60_000_000);
-    const payerToken = await token(payer.client, { unlimited_quota: false, remain_quota: 40_000_000 });
-    const start = await ledger(db(), logDb(), payer.id, payerToken.id);
-
+    // A few payers, each reached through both nodes (one payer alone would serialise every
+    // call on its user and token rows and only measure lock waits).
+    const payers: Array<{
+      payer: { id: number; client: ConsoleClient };
+      payerToken: { key: string; id: number };
+      start: Ledger;
+    }> = [];
+    for (let p = 0; p < PAYERS; p++) {
+      const payer = await user(`payer${p}`, 60_000_000);
+      const payerToken = await token(payer.client, { unlimited_quota: false, remain_quota: 40_000_000 });
+      payers.push({ payer, payerToken, start: await ledger(db(), logDb(), payer.id, payerToken.id) });
+    }
     const kinds: TrafficKind[] = [];
     const statuses = await runPool(PLAN.calls, PLAN.concurrency, (index) => {
       const callKind = TRAFFIC_CYCLE[index % TRAFFIC_CYCLE.length]!;
       kinds[index] = callKind;
+      const { payerToken } = payers[Math.floor(index / 2) % PAYERS]!;
       return sendCall(nodes()[index % 2]!.url, payerToken.key, callKind, index).catch(() => -1);
     });
     const byKind = (wanted: TrafficKind) => statuses.filter((_, index) => kinds[index] === wanted);
@@ -132,23 +142,31 @@ describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () 
     expect(statuses.filter((status) => status === -1)).toHaveLength(0);
 
     for (const node of nodes()) await node.quiesce();
-    const end = await eventually(
-      () => ledger(db(), logDb(), payer.id, payerToken.id),
-      (now) => now.logCount - start.logCount === now.requestCount - start.requestCount,
-      10_000,
-    );
-    const used = end.usedQuota - start.usedQuota;
-    expect(used).toBeGreaterThan(0);
-    expect(end.logQuota - start.logQuota).toBe(used);
-    expect(end.tokenUsed - start.tokenUsed).toBe(used);
-    expect(start.quota - end.quota).toBe(used);
-    expect(start.tokenRemain - end.tokenRemain).toBe(used);
-    expect(end.channelUsed - start.channelUsed).toBe(used);
+    let usedByAll = 0;
+    let logsByAll = 0;
+    let channelUsed = { start: 0, end: 0 };
+    for (const { payer, payerToken, start } of payers) {
+      const end = await eventually(
+        () => ledger(db(), logDb(), payer.id, payerToken.id),
+        (now) => now.logCount - start.logCount === now.requestCount - start.requestCount,
+        10_000,
+      );
+      const used = end.usedQuota - start.usedQuota;
+      expect(used).toBeGreaterThan(0);
+      expect(end.logQuota - start.logQuota).toBe(used);
+      expect(end.tokenUsed - start.tokenUsed).toBe(used);
+      expect(start.quota - end.quota).toBe(used);
+      expect(start.tokenRemain - end.tokenRemain).toBe(used);
+      expect(end.quota).toBeGreaterThanOrEqual(0);
+      usedByAll += used;
+      logsByAll += end.logCount - start.logCount;
+      channelUsed = { start: channelUsed.start || start.channelUsed, end: end.channelUsed };
+    }
+    expect(channelUsed.end - channelUsed.start).toBe(usedByAll);
     // Every plain call is billed; calls that failed before a byte reached the client are not.
     const plain = byKind('json').length + byKind('stream').length;
-    expect(end.logCount - start.logCount).toBeGreaterThanOrEqual(plain);
-    expect(end.logCount - start.logCount).toBeLessThanOrEqual(PLAN.calls - byKind('error').length);
-    expect(end.quota).toBeGreaterThanOrEqual(0);
+    expect(logsByAll).toBeGreaterThanOrEqual(plain);
+    expect(logsByAll).toBeLessThanOrEqual(PLAN.calls - byKind('error').length);
     if (kind === 'sqlite') {
       // The child node was stopped to settle its calls; bring a fresh one up for the next checks.
       b = await startChildNode('B', {
