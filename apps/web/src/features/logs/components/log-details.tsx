@@ -18,11 +18,13 @@ export function LogDetails({ log, other }: { log: LogView; other: LogOther | nul
       add('requestModel', log.model_name);
       add('upstreamModel', other.upstream_model_name);
     }
-    add('modelRatio', other.model_ratio);
-    add('completionRatio', other.completion_ratio);
+    const perCall = typeof other.model_price === 'number' && other.model_price >= 0;
+    if (perCall) add('modelPrice', formatDollars(other.model_price ?? 0));
+    else {
+      add('modelRatio', other.model_ratio);
+      add('completionRatio', other.completion_ratio);
+    }
     add('groupRatio', other.group_ratio);
-    if (typeof other.model_price === 'number' && other.model_price >= 0)
-      add('modelPrice', formatDollars(other.model_price));
     if (other.cache_tokens) add('cacheTokens', `${other.cache_tokens} × ${other.cache_ratio ?? 1}`);
     if (other.audio) {
       add('audioInput', other.audio_input);
