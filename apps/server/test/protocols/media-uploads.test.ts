@@ -1,3 +1,4 @@
+import { countTextTokens } from '@switchyard/relay-kit';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -108,6 +109,21 @@ describe('multipart uploads through the relay (transcriptions, image edits)', ()
     });
     expect(translation.text).toBe('Hello from mock whisper-1: translation of c.wav');
     expect(f.mock.lastRequest()!.path).toBe('/v1/audio/translations');
+  });
+
+  it('bills the transcript text of a plain-text answer, which carries no usage', async () => {
+    const { log, paid } = await charged(f, async () => {
+      const text = await client.audio.transcriptions.create({
+        model: 'whisper-1',
+        file: await toFile(wav(1), 'plain.wav'),
+        response_format: 'text',
+      });
+      expect(text).toBe('Hello from mock whisper-1: transcript of plain.wav\n');
+    });
+    const tokens = countTextTokens('Hello from mock whisper-1: transcript of plain.wav\n', 'whisper-1');
+    expect(tokens).toBeGreaterThan(0);
+    expect(log).toMatchObject({ model_name: 'whisper-1', completion_tokens: tokens, quota: tokens * 15 });
+    expect(paid).toBe(tokens * 15);
   });
 
   it('rebuilds the form when the channel maps the model, keeping the file intact', async () => {

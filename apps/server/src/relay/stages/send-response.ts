@@ -1,5 +1,10 @@
 import { Readable } from 'node:stream';
-import { countGeneratedTokens, countResponseTokens, type Usage } from '@switchyard/relay-kit';
+import {
+  countGeneratedTokens,
+  countResponseTokens,
+  countTextTokens,
+  type Usage,
+} from '@switchyard/relay-kit';
 import type { FastifyReply } from 'fastify';
 import type { RelayContext } from '../relay-context.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
@@ -36,6 +41,20 @@ export function sendResponse(
   return sendBytes(context, success, reply, done);
 }
 
+/**
+ * The text of a transcription answer, billed when the upstream reports no usage: the `text` of
+ * a JSON answer, or the whole body of a `text` / `srt` / `vtt` one (else such calls were free).
+ */
+function transcriptText(body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const text = (parsed as { text?: unknown } | null)?.text;
+    return typeof text === 'string' ? text : '';
+  } catch {
+    return body;
+  }
+}
+
 async function sendJson(
   context: RelayContext,
   success: AttemptSuccess,
@@ -47,6 +66,9 @@ async function sendJson(
   const text = await readUpstreamText(context, success);
   const usage = adapter.readUsage(text, context.call.protocol);
   const localCompletionTokens = () => {
+    if (context.call.protocol === 'openai-audio-transcription') {
+      return countTextTokens(transcriptText(text), context.call.model);
+    }
     try {
       return countResponseTokens(adapter.toResponse(JSON.parse(text), context.call), context.call.model)
         .tokens;
