@@ -2,7 +2,13 @@ import { generateKeyPairSync, verify } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createToken, type RelayFixture, relayPost, startRelayFixture } from '../relay/relay-support.ts';
+import {
+  createToken,
+  type RelayFixture,
+  relayPost,
+  startRelayFixture,
+  userBalance,
+} from '../relay/relay-support.ts';
 import { createAdapterChannel, expectCharged, readChatStream } from './adapter-support.ts';
 
 const GEMINI = 'gemini-2.0-flash';
@@ -161,5 +167,36 @@ describe('Vertex AI channels (type 41) with a service account and a local token 
       });
       return { prompt: message.usage.input_tokens, completion: message.usage.output_tokens };
     });
+  });
+  it('reports a refused token exchange without charging', async () => {
+    const id = await createAdapterChannel(f, {
+      type: 41,
+      models: 'gemini-1.5-flash-latest',
+      key: JSON.stringify({
+        project_id: PROJECT,
+        client_email: `other@${PROJECT}.iam.gserviceaccount.com`,
+        private_key: privateKey,
+        token_uri: `${f.mock.url}/__mock/error-400/token`,
+      }),
+    });
+    await f.t.app.services.relay.drain();
+    const before = await userBalance(f, 1);
+    await expect(
+      client.chat.completions.create({
+        model: 'gemini-1.5-flash-latest',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('Vertex AI token exchange failed (400)'),
+    });
+    const test = (await f.root.get(`/api/channel/test/${id}`)).json() as {
+      success: boolean;
+      message: string;
+    };
+    expect(test.success).toBe(false);
+    expect(test.message).toContain('token exchange failed');
+    await f.t.app.services.relay.drain();
+    expect((await userBalance(f, 1)).quota).toBe(before.quota);
   });
 });
