@@ -28,12 +28,17 @@ describe('playground, logs and balance', () => {
   let context: BrowserContext;
   let page: Page;
   let startQuota = 0;
+  let rootId = 0;
+  const setOption = async (key: string, value: string) => {
+    const reply = await api(admin.context, 'PUT', '/api/option/', rootId, { key, value });
+    expect(reply.success, `${key}: ${reply.message}`).toBe(true);
+  };
 
   beforeAll(async () => {
     browser = await launchBrowser();
     admin = await newSession(browser);
     await loginAsRoot(admin.page);
-    const rootId = await sessionUserId(admin.page);
+    rootId = await sessionUserId(admin.page);
     const channel = await api(admin.context, 'POST', '/api/channel/', rootId, {
       type: 1,
       name: 'e2e-playground-mock',
@@ -74,6 +79,10 @@ describe('playground, logs and balance', () => {
     expect(startQuota).toBe(5_000_000);
   });
   afterAll(async () => {
+    if (rootId) {
+      await setOption('ChatLink', '').catch(() => undefined);
+      await setOption('Chats', '[]').catch(() => undefined);
+    }
     await admin?.context.close();
     await context?.close();
     await browser?.close();
@@ -120,5 +129,36 @@ describe('playground, logs and balance', () => {
     await page.getByText('$9.75', { exact: true }).waitFor();
     await page.getByText('$0.25', { exact: true }).waitFor();
     await screenshot(page, 'wallet-after-chat');
+  });
+
+  it('opens a configured chat in a frame with the first enabled key, and chat2link redirects', async () => {
+    const base = inject('baseUrl');
+    await setOption('Chats', JSON.stringify([{ 'E2E Chat': `${base}/about?key={key}&server={address}` }]));
+    await page.goto('/chat/0');
+    await page.getByText('当前没有可用的启用令牌，请确认是否有令牌处于启用状态！').waitFor();
+    await page.waitForURL('**/token');
+
+    const userId = await sessionUserId(page);
+    const token = await api(context, 'POST', '/api/token/', userId, {
+      name: 'chat',
+      remain_quota: 500000,
+      expired_time: -1,
+    });
+    expect(token.success, token.message).toBe(true);
+    await page.goto('/chat/0');
+    const frame = page.locator('iframe[title="聊天"]');
+    await frame.waitFor();
+    const src = new URL((await frame.getAttribute('src')) ?? '');
+    expect(src.pathname).toBe('/about');
+    expect(src.searchParams.get('key')).toMatch(/^sk-\w{16,}$/);
+    expect(src.searchParams.get('server')).toBe(base);
+    await screenshot(page, 'chat');
+
+    await setOption('ChatLink', `${base}/pricing`);
+    await page.goto('/chat2link');
+    await page.waitForURL(/\/pricing\/#\/\?settings=/);
+    const settings = JSON.parse(decodeURIComponent(page.url().split('settings=')[1] ?? ''));
+    expect(settings.key).toBe(src.searchParams.get('key'));
+    expect(settings.url).toBe(base);
   });
 });

@@ -1,6 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from './support/browser';
+import {
+  api,
+  launchBrowser,
+  loginAsRoot,
+  MOBILE,
+  newSession,
+  screenshot,
+  sessionUserId,
+} from './support/browser';
 
 const MODEL = 'e2e-priced-model';
 
@@ -66,5 +74,14 @@ describe('pricing', () => {
     await admin.page.goto('/pricing');
     await admin.page.getByText('您的分组为：default，分组倍率为：1').waitFor();
     await admin.page.getByRole('row').filter({ hasText: MODEL }).waitFor();
+  });
+
+  it('fits a 600 px wide screen', async () => {
+    const { context, page } = await newSession(browser, MOBILE);
+    await page.goto('/pricing');
+    await page.getByRole('row').filter({ hasText: MODEL }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(600);
+    await screenshot(page, 'pricing-mobile');
+    await context.close();
   });
 });
