@@ -251,4 +251,43 @@ describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () 
     expect(refused).toBe(401);
     expect(await sendCall(a.url, switched.key, 'json', 100)).toBe(401);
   }, 30_000);
+
+  it(`brings a disabled channel and a banned user from node A to node B ${withRedis ? 'within a second' : 'after SYNC_FREQUENCY'}`, async () => {
+    const limit = withRedis ? 1000 : 3000;
+    const created = envelope(
+      await root.post('/api/channel/', {
+        name: 'solo',
+        type: 1,
+        key: 'sk-mock',
+        base_url: mock.url,
+        models: 'gpt-4o',
+        group: 'default',
+      }),
+    );
+    expect(created.success).toBe(true);
+    const channelId = created.data[0].id as number;
+    const banned = await user('banned', 10_000_000);
+    const bannedToken = await token(banned.client, { unlimited_quota: true });
+    // Node B learns about the new channel and caches the user.
+    await eventually(
+      () => sendCall(b.url, bannedToken.key, 'json', 1, 'gpt-4o'),
+      (status) => status === 200,
+      limit,
+    );
+    expect(envelope(await root.put('/api/channel/', { id: channelId, status: 2 })).success).toBe(true);
+    await eventually(
+      () => sendCall(b.url, bannedToken.key, 'json', 2, 'gpt-4o'),
+      (status) => status === 503,
+      limit,
+    );
+    expect(await sendCall(b.url, bannedToken.key, 'json', 3)).toBe(200);
+    expect(envelope(await root.post('/api/user/manage', { id: banned.id, action: 'disable' })).success).toBe(
+      true,
+    );
+    await eventually(
+      () => sendCall(b.url, bannedToken.key, 'json', 4),
+      (status) => status === 403,
+      limit,
+    );
+  }, 30_000);
 });

@@ -33,6 +33,7 @@ export async function sendCall(
   key: string,
   kind: TrafficKind,
   index: number,
+  model = 'gpt-4o-mini',
 ): Promise<number> {
   const stream = kind === 'stream' || kind === 'abort' || (kind === 'disconnect' && index % 4 !== 0);
   const controller = new AbortController();
@@ -40,7 +41,7 @@ export async function sendCall(
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({
-      model: 'gpt-4o-mini',
+      model,
       stream,
       max_tokens: 120,
       messages: [{ role: 'user', content: `call ${index} of the multi node load test${DIRECTIVES[kind]}` }],
