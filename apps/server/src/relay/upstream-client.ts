@@ -1,5 +1,5 @@
 import type { UpstreamRequest } from '@switchyard/relay-kit';
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, errors } from 'undici';
 import type { Config } from '../config/env.ts';
 import { UpstreamLimits } from './upstream-limits.ts';
 
@@ -12,6 +12,31 @@ export interface UpstreamTimeouts {
 
 /** Distinct connect timeouts that get their own pool; rarer values share the default pool. */
 const MAX_EXTRA_AGENTS = 16;
+
+/** Upstream URLs split as undici's `request(url)` splits them (see `targetOf`). */
+const MAX_CACHED_TARGETS = 1_000;
+const targets = new Map<string, { origin: string; path: string }>();
+
+/**
+ * Origin and path of an upstream URL, as undici's top-level `request(url)` derives them (WHATWG
+ * URL: origin, pathname + search). Channels call the same few URLs over and over, so the parse is
+ * kept (bounded) instead of repeated per request.
+ */
+export function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new errors.InvalidArgumentError(
+        'Invalid URL protocol: the URL must start with `http:` or `https:`.',
+      );
+    }
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
 
 /**
  * Sends upstream requests over undici Agents (a keep-alive pool per origin) with connect,
@@ -69,15 +94,18 @@ export class UpstreamClient {
     signal: AbortSignal,
     timeouts?: UpstreamTimeouts,
   ): Promise<Dispatcher.ResponseData> {
-    return request(upstream.url, {
-      method: upstream.method,
+    const { origin, path } = targetOf(upstream.url);
+    const options: Dispatcher.RequestOptions = {
+      origin,
+      path,
+      method: upstream.method as Dispatcher.HttpMethod,
       headers: upstream.headers,
       body: upstream.body,
       signal,
-      dispatcher: this.agentFor(timeouts?.connectTimeoutMs ?? null),
-      ...(timeouts?.firstByteTimeoutMs ? { headersTimeout: timeouts.firstByteTimeoutMs } : {}),
-      ...(timeouts?.idleTimeoutMs ? { bodyTimeout: timeouts.idleTimeoutMs } : {}),
-    });
+    };
+    if (timeouts?.firstByteTimeoutMs) options.headersTimeout = timeouts.firstByteTimeoutMs;
+    if (timeouts?.idleTimeoutMs) options.bodyTimeout = timeouts.idleTimeoutMs;
+    return this.agentFor(timeouts?.connectTimeoutMs ?? null).request(options);
   }
 
   async close(): Promise<void> {
