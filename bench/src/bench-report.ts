@@ -2,6 +2,12 @@
 import type { TargetName } from './bench-config.ts';
 import type { BenchRun, PhaseResult, TargetResults } from './bench-results.ts';
 import type { LatencySummary } from './load/latency-recorder.ts';
+import {
+  analysisSection,
+  billingSection,
+  sensitiveWordsSection,
+  sensitiveWordsTargetRow,
+} from './report-sections.ts';
 
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 const rate = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -227,7 +233,8 @@ function targetsTable(run: BenchRun): string {
       : 'not part of this run (BENCH_SOAK=600)',
     soak ? verdict(soak.seconds >= 600 && Math.abs(soak.slopeMbPerMinute) < 0.5) : 'not measured',
   ]);
-  return table(['target (issue 9)', 'this run', 'verdict'], rows);
+  rows.push(sensitiveWordsTargetRow(run));
+  return table(['target (issues 9 and 12)', 'this run', 'verdict'], rows);
 }
 
 export function renderReport(run: BenchRun): string {
@@ -261,7 +268,9 @@ same load.
   );
   if (run.notes.length > 0) sections.push(run.notes.map((note) => `> ${note}`).join('\n>\n'));
 
-  sections.push(`## Targets from issue 9\n\n${targetsTable(run)}`);
+  sections.push(`## Targets from issues 9 and 12\n\n${targetsTable(run)}`);
+  const analysis = analysisSection();
+  if (analysis) sections.push(analysis);
 
   sections.push(`## Non-stream chat at saturation
 
@@ -316,6 +325,11 @@ the start, ${megabytes(soak.endRss)} MB at the end, peak ${megabytes(soak.peakRs
         : ''
     }`);
   }
+
+  const database = billingSection(run);
+  if (database) sections.push(database);
+  const sensitive = sensitiveWordsSection(run);
+  if (sensitive) sections.push(sensitive);
 
   const failureNotes = run.targets.flatMap((target) => {
     const phases: [string, PhaseResult | undefined][] = [

@@ -2,6 +2,8 @@
 import type { BenchConfig, TargetName } from './bench-config.ts';
 import type { LoadResult } from './load/load-jobs.ts';
 import type { MachineInfo } from './machine-info.ts';
+import type { BillingBenchResult } from './micro/billing-bench.ts';
+import type { SensitiveWordsResult } from './micro/sensitive-words-bench.ts';
 
 export interface PhaseResult {
   load: LoadResult;
@@ -56,6 +58,10 @@ export interface BenchRun {
   busyBeforeStartPercent: number;
   notes: string[];
   targets: TargetResults[];
+  /** Micro-benchmark of the sensitive-word check (issue 12), on the gateways' CPU. */
+  sensitiveWords?: SensitiveWordsResult;
+  /** Micro-benchmark of the database work of one relay call (billing, log row), SQLite. */
+  billing?: BillingBenchResult;
   /** Seconds the whole run took. */
   elapsedSeconds: number;
 }

@@ -15,7 +15,18 @@ import type { LoadClient } from './load/load-client.ts';
 import { startLoadClient } from './load/load-client.ts';
 import type { LoadJob } from './load/load-jobs.ts';
 import { machineInfo } from './machine-info.ts';
-import { backgroundCpu, hasTaskset, readCpuMs, readRss, sampleRss, stopAll } from './processes.ts';
+import type { BillingBenchResult } from './micro/billing-bench.ts';
+import type { SensitiveWordsResult } from './micro/sensitive-words-bench.ts';
+import {
+  backgroundCpu,
+  hasTaskset,
+  readCpuMs,
+  readRss,
+  sampleRss,
+  spawnProcess,
+  stopAll,
+} from './processes.ts';
+import { bodies } from './request-bodies.ts';
 import {
   buildSwitchyard,
   checkPortkeyInstalled,
@@ -27,40 +38,6 @@ import {
   startSwitchyard,
   type Target,
 } from './targets.ts';
-
-const chatMessages = [
-  { role: 'system', content: 'You are a helpful assistant. Answer briefly.' },
-  { role: 'user', content: 'Write one short sentence about load testing an AI gateway.' },
-];
-
-function bodies(config: BenchConfig) {
-  const streamMessages = (scenario: string) => [
-    chatMessages[0],
-    { role: 'user', content: `${chatMessages[1]!.content} [[mock:${scenario}]]` },
-  ];
-  const streamOf = (scenario: string) =>
-    JSON.stringify({
-      model: 'gpt-4o-mini',
-      messages: streamMessages(scenario),
-      max_tokens: 256,
-      stream: true,
-      stream_options: { include_usage: true },
-    });
-  const concurrentChunks = Math.max(
-    1,
-    Math.round((config.concurrentHoldSeconds * 1000) / config.concurrentIntervalMs) - 4,
-  );
-  return {
-    chat: JSON.stringify({ model: 'gpt-4o-mini', messages: chatMessages, max_tokens: 64 }),
-    stream: streamOf(`slow-stream-${config.streamIntervalMs},chunks-${config.streamChunks}`),
-    concurrent: streamOf(`slow-stream-${config.concurrentIntervalMs},chunks-${concurrentChunks}`),
-    embeddings: JSON.stringify({
-      model: 'text-embedding-3-small',
-      input: 'The quick brown fox jumps over the lazy dog.',
-      encoding_format: 'float',
-    }),
-  };
-}
 
 /** How many simultaneous streams this machine allows: each gateway holds two sockets per stream. */
 function concurrencyLimit(requested: number, notes: string[]): number {
@@ -266,6 +243,21 @@ async function benchTarget(
   return results;
 }
 
+/** Runs a micro-benchmark (bench/src/micro) in its own process, pinned like the gateways. */
+async function runMicroBench<T>(file: string, cpus: string | null): Promise<T> {
+  const entry = join(repositoryRoot, 'bench/src/micro', file);
+  const child = spawnProcess(file, process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
+    cpus,
+  });
+  let stdout = '';
+  child.child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  const code = await new Promise<number | null>((resolve) => child.child.once('exit', resolve));
+  if (code !== 0) throw new Error(`${file} failed (exit ${code}):\n${child.output()}`);
+  return JSON.parse(stdout) as T;
+}
+
 async function startTarget(name: TargetName, config: BenchConfig, mock: Target, cpus: string | null) {
   switch (name) {
     case 'mock':
@@ -352,6 +344,12 @@ async function main(): Promise<void> {
     } finally {
       if (target !== mock) await target.stop();
     }
+  }
+  log('sensitive-word check: 10,000 words over a 4 kB prompt');
+  run.sensitiveWords = await runMicroBench<SensitiveWordsResult>('sensitive-words-bench.ts', targetCpus);
+  if (config.targets.includes('switchyard')) {
+    log('database work per relay call (billing and log statements, SQLite)');
+    run.billing = await runMicroBench<BillingBenchResult>('billing-bench.ts', targetCpus);
   }
   run.elapsedSeconds = (performance.now() - started) / 1000;
   const markdown = renderReport(run);

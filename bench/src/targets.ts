@@ -157,13 +157,17 @@ export async function startSwitchyard(
   config: BenchConfig,
   mockUrl: string,
   cpus: string | null,
+  /** Extra Node flags (the profiler passes `--cpu-prof`...). */
+  nodeArgs: string[] = [],
 ): Promise<Target> {
   const port = await freePort();
   const dataDirectory = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
-  const args =
-    config.switchyardMode === 'dist'
+  const args = [
+    ...nodeArgs,
+    ...(config.switchyardMode === 'dist'
       ? ['apps/server/dist/main.js']
-      : ['--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts'];
+      : ['--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts']),
+  ];
   const child = spawnProcess('Switchyard', process.execPath, args, {
     cwd: repositoryRoot,
     cpus,

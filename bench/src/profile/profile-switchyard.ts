@@ -1,0 +1,98 @@
+/**
+ * `npm run bench:profile`: where Switchyard's time goes per request. Starts the mock upstream and
+ * the load generator (CPU 0) and Switchyard (CPU 1) under `node --cpu-prof`, drives one kind of
+ * load, stops Switchyard so V8 writes the profile, and prints self time by area and function and
+ * inclusive time of our own functions, in µs per request (only the measured window is counted).
+ *
+ * Settings: PROFILE_LOAD (saturate | paced | streams | embeddings; saturate), PROFILE_SECONDS (15),
+ * PROFILE_RATE (paced/embeddings 1000, streams 200), PROFILE_CONNECTIONS (64), plus the bench's
+ * BENCH_SWITCHYARD / BENCH_SKIP_BUILD / BENCH_PIN. The profile stays in bench/results/profiles/.
+ */
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBenchConfig } from '../bench-config.ts';
+import { startLoadClient } from '../load/load-client.ts';
+import type { LoadJob } from '../load/load-jobs.ts';
+import { hasTaskset, readCpuMs, stopAll } from '../processes.ts';
+import { bodies } from '../request-bodies.ts';
+import { buildSwitchyard, probeTarget, repositoryRoot, startMock, startSwitchyard } from '../targets.ts';
+import { formatSummary, summarizeProfile } from './summarize-profile.ts';
+
+const log = (message: string) => process.stderr.write(`[profile] ${message}\n`);
+
+async function main(): Promise<void> {
+  const config = loadBenchConfig();
+  const kind = process.env.PROFILE_LOAD ?? 'saturate';
+  const seconds = Number(process.env.PROFILE_SECONDS ?? 15);
+  const connections = Number(process.env.PROFILE_CONNECTIONS ?? 64);
+  const rate = Number(process.env.PROFILE_RATE ?? (kind === 'streams' ? 200 : 1000));
+  const pinned = config.pin && hasTaskset;
+  const directory = join(repositoryRoot, 'bench/results/profiles');
+  mkdirSync(directory, { recursive: true });
+  buildSwitchyard(config);
+  const mock = await startMock(pinned ? '0' : null);
+  const load = await startLoadClient(pinned ? '0' : null);
+  const spawnedAt = performance.now();
+  const target = await startSwitchyard(config, mock.url, pinned ? '1' : null, [
+    '--cpu-prof',
+    `--cpu-prof-dir=${directory}`,
+    '--cpu-prof-interval=200',
+  ]);
+  const body = bodies(config);
+  await probeTarget(target, body);
+  const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
+  log('warming up (5 s)');
+  await load.run({ kind: 'saturate', ...chat, connections: 16, durationSeconds: 5 });
+  let job: LoadJob;
+  if (kind === 'saturate') job = { kind: 'saturate', ...chat, connections, durationSeconds: seconds };
+  else if (kind === 'paced') job = { kind: 'paced', ...chat, rate, durationSeconds: seconds };
+  else if (kind === 'embeddings') {
+    job = {
+      kind: 'paced',
+      url: `${target.url}/v1/embeddings`,
+      headers: target.headers,
+      body: body.embeddings,
+      rate,
+      durationSeconds: seconds,
+    };
+  } else if (kind === 'streams') {
+    job = { kind: 'streams', ...chat, body: body.stream, rate, durationSeconds: seconds };
+  } else throw new Error(`PROFILE_LOAD must be saturate, paced, streams or embeddings, not ${kind}`);
+  const windowStart = performance.now() - spawnedAt;
+  const cpuBefore = readCpuMs(target.process.pid);
+  const result = await load.run(job);
+  const windowEnd = performance.now() - spawnedAt;
+  const cpuMs = readCpuMs(target.process.pid) - cpuBefore;
+  const requests = result.ok + result.failed;
+  log(
+    `${kind}: ${result.rps.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms, ` +
+      `${result.failed} failed; Switchyard CPU ${((cpuMs * 1000) / Math.max(1, requests)).toFixed(0)} µs/req (/proc)`,
+  );
+  const before = new Set(readdirSync(directory));
+  await target.stop();
+  await mock.stop();
+  await load.process.stop();
+  const written = readdirSync(directory)
+    .filter((name) => name.endsWith('.cpuprofile') && !before.has(name))
+    .map((name) => join(directory, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!written) throw new Error('Switchyard wrote no profile (did it exit cleanly?)');
+  log(`profile: ${written} (window ${windowStart.toFixed(0)}–${windowEnd.toFixed(0)} ms after spawn)`);
+  const summary = summarizeProfile(written, Number(process.env.PROFILE_ROWS ?? 40), {
+    fromMs: windowStart,
+    toMs: windowEnd,
+  });
+  process.stdout.write(`${formatSummary(summary, requests)}\n`);
+}
+
+main().then(
+  async () => {
+    await stopAll();
+    process.exit(0);
+  },
+  async (error: unknown) => {
+    process.stderr.write(`profile FAILED: ${error instanceof Error ? error.message : String(error)}\n`);
+    await stopAll();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,36 @@
+/** The request bodies every target gets (same bytes for all), built from the bench settings. */
+import type { BenchConfig } from './bench-config.ts';
+
+const chatMessages = [
+  { role: 'system', content: 'You are a helpful assistant. Answer briefly.' },
+  { role: 'user', content: 'Write one short sentence about load testing an AI gateway.' },
+];
+
+export function bodies(config: BenchConfig) {
+  const streamMessages = (scenario: string) => [
+    chatMessages[0],
+    { role: 'user', content: `${chatMessages[1]!.content} [[mock:${scenario}]]` },
+  ];
+  const streamOf = (scenario: string) =>
+    JSON.stringify({
+      model: 'gpt-4o-mini',
+      messages: streamMessages(scenario),
+      max_tokens: 256,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  const concurrentChunks = Math.max(
+    1,
+    Math.round((config.concurrentHoldSeconds * 1000) / config.concurrentIntervalMs) - 4,
+  );
+  return {
+    chat: JSON.stringify({ model: 'gpt-4o-mini', messages: chatMessages, max_tokens: 64 }),
+    stream: streamOf(`slow-stream-${config.streamIntervalMs},chunks-${config.streamChunks}`),
+    concurrent: streamOf(`slow-stream-${config.concurrentIntervalMs},chunks-${concurrentChunks}`),
+    embeddings: JSON.stringify({
+      model: 'text-embedding-3-small',
+      input: 'The quick brown fox jumps over the lazy dog.',
+      encoding_format: 'float',
+    }),
+  };
+}
