@@ -175,7 +175,7 @@ describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () 
         SQLITE_PATH: database.target.location,
       });
     }
-  }, 120_000);
+  }, 180_000);
 
   it('never lets a small balance go negative, whichever node the calls reach', async () => {
     // Each call reserves about 40 quota; 300 covers only a few of the 60 calls.
