@@ -95,7 +95,9 @@ describe('Azure OpenAI channels (type 3)', () => {
       });
       expect(transcript.text).toBe('Hello from mock whisper-1: transcript of clip.mp3');
       sent = f.mock.lastRequest()!;
-      expect(sent.url).toBe('/openai/deployments/whisper-1/audio/transcriptions?api-version=2024-12-01-preview');
+      expect(sent.url).toBe(
+        '/openai/deployments/whisper-1/audio/transcriptions?api-version=2024-12-01-preview',
+      );
     } finally {
       await deleteChannels(f, [whisperId]);
     }
