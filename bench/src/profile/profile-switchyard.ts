@@ -4,7 +4,8 @@
  * load, stops Switchyard so V8 writes the profile, and prints self time by area and function and
  * inclusive time of our own functions, in µs per request (only the measured window is counted).
  *
- * Settings: PROFILE_LOAD (saturate | paced | streams | embeddings; saturate), PROFILE_SECONDS (15),
+ * Settings: PROFILE_LOAD (saturate | paced | streams | embeddings | concurrent; saturate),
+ * PROFILE_STREAMS (concurrent: 5000), PROFILE_SECONDS (15),
  * PROFILE_RATE (paced/embeddings 1000, streams 200), PROFILE_CONNECTIONS (64), plus the bench's
  * BENCH_SWITCHYARD / BENCH_SKIP_BUILD / BENCH_PIN. The profile stays in bench/results/profiles/.
  */
@@ -57,7 +58,17 @@ async function main(): Promise<void> {
     };
   } else if (kind === 'streams') {
     job = { kind: 'streams', ...chat, body: body.stream, rate, durationSeconds: seconds };
-  } else throw new Error(`PROFILE_LOAD must be saturate, paced, streams or embeddings, not ${kind}`);
+  } else if (kind === 'concurrent') {
+    const count = Number(process.env.PROFILE_STREAMS ?? 5000);
+    job = {
+      kind: 'concurrent',
+      ...chat,
+      body: body.concurrent,
+      count,
+      timeoutSeconds: config.concurrentHoldSeconds + 20,
+    };
+  } else
+    throw new Error(`PROFILE_LOAD must be saturate, paced, streams, embeddings or concurrent, not ${kind}`);
   const windowStart = performance.now() - spawnedAt;
   const cpuBefore = readCpuMs(target.process.pid);
   const result = await load.run(job);
@@ -66,7 +77,8 @@ async function main(): Promise<void> {
   const requests = result.ok + result.failed;
   log(
     `${kind}: ${result.rps.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(2)} ms, p99 ${result.latency.p99.toFixed(2)} ms, ` +
-      `${result.failed} failed; Switchyard CPU ${((cpuMs * 1000) / Math.max(1, requests)).toFixed(0)} µs/req (/proc)`,
+      `${result.failed} failed${result.firstFailure ? ` (first: ${result.firstFailure})` : ''}` +
+      `${result.opened !== undefined ? `, opened ${result.opened}, peak open ${result.peakOpen}` : ''}; Switchyard CPU ${((cpuMs * 1000) / Math.max(1, requests)).toFixed(0)} µs/req (/proc)`,
   );
   const before = new Set(readdirSync(directory));
   await target.stop();

@@ -13,7 +13,7 @@ import { registerModelListRoutes } from './model-list-routes.ts';
 import { CLIENT_CODECS } from './protocols/client-codecs.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
 import { authenticateToken } from './stages/authenticate-token.ts';
-import { checkModelRateLimit } from './stages/model-rate-limit.ts';
+import { checkModelRateLimit, NO_RATE_LIMIT_RELEASE } from './stages/model-rate-limit.ts';
 import { resolveGroup } from './stages/resolve-group.ts';
 
 /** OpenAI endpoints the reference answers with 501 (files, fine-tunes, model deletion...). */
@@ -54,7 +54,8 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
   const viaToken = (codec: ProtocolCodec) => async (request: FastifyRequest, reply: FastifyReply) => {
     const { token, user, pinnedChannelId } = await authenticate(request);
     const release = await checkModelRateLimit(options, app.services.rateLimiter, user.id);
-    reply.raw.once('close', () => release(reply.raw.statusCode < 400));
+    // No listener (and no closure) per request when no success limit applies.
+    if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
     const call = parseCall(codec, request);
     const group =
       pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);

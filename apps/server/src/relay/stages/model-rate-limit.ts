@@ -6,6 +6,9 @@ import type { RateLimiter } from '../../rate-limit/rate-limiter.ts';
 /** Ends a success-limited request: a failed request gives its slot back. */
 export type RateLimitRelease = (succeeded: boolean) => void;
 
+/** The release of a request no success limit applies to (callers may skip calling it). */
+export const NO_RATE_LIMIT_RELEASE: RateLimitRelease = () => undefined;
+
 const limited = (message: string) =>
   new GatewayError(ErrorCode.RequestRateLimited, message, {
     status: 429,
@@ -24,9 +27,9 @@ export async function checkModelRateLimit(
   limiter: RateLimiter,
   userId: number,
 ): Promise<RateLimitRelease> {
-  if (!options.getBoolean('ModelRequestRateLimitEnabled')) return () => undefined;
+  if (!options.getBoolean('ModelRequestRateLimitEnabled')) return NO_RATE_LIMIT_RELEASE;
   const minutes = options.getNumber('ModelRequestRateLimitDurationMinutes');
-  if (minutes <= 0) return () => undefined;
+  if (minutes <= 0) return NO_RATE_LIMIT_RELEASE;
   const window = minutes * 60;
   const total = options.getNumber('ModelRequestRateLimitCount');
   if (total > 0 && !(await limiter.hit(`MRRL:${userId}`, total, window))) {
@@ -35,7 +38,7 @@ export async function checkModelRateLimit(
     );
   }
   const successes = options.getNumber('ModelRequestRateLimitSuccessCount');
-  if (successes <= 0) return () => undefined;
+  if (successes <= 0) return NO_RATE_LIMIT_RELEASE;
   const key = `MRRLS:${userId}`;
   const ticket = await limiter.acquire(key, successes, window);
   if (ticket === null) throw limited(`您已达到请求数限制：${minutes}分钟内最多请求${successes}次`);
