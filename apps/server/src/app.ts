@@ -30,6 +30,7 @@ import {
 import { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
 import { QuotaDataRepository } from './logs/quota-data-repository.ts';
 import { createSmtpMailer } from './mail/mailer.ts';
+import { metricsOf } from './observability/gateway-metrics.ts';
 import { observabilityRoutes } from './observability/observability-routes.ts';
 import { isObservabilityPath } from './observability/request-metrics.ts';
 import { OptionStore } from './options/option-store.ts';
@@ -170,6 +171,9 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       relay: relay.runtime,
       closers,
     };
+    const metrics = metricsOf(services);
+    relay.runtime.metrics = metrics;
+    relay.runtime.tokenCache.onLookup = (cache, hit) => metrics.cacheLookup(cache, hit);
     services.sessionSecret = await resolveSessionSecret(services, app.log);
     if (config.nodeType === 'master') await ensureRootUser(services, app.log);
     app.decorate('services', services);

@@ -32,4 +32,6 @@ export interface RelayContext {
   /** Aborted when the client goes away. */
   abort: AbortController;
   isPlayground: boolean;
+  /** Milliseconds spent waiting for upstream response headers, summed over attempts. */
+  upstreamWaitMs: number;
 }

@@ -137,6 +137,7 @@ export async function relayCall(
     attempts: [],
     abort: new AbortController(),
     isPlayground,
+    upstreamWaitMs: 0,
   };
   const onClientGone = () => {
     if (!reply.raw.writableFinished) context.abort.abort();
@@ -150,12 +151,18 @@ export async function relayCall(
       );
       channelHealthOf(request.server.services, request.server.log).reportRelayFailure(channel, failure);
     });
-    return await sendResponse(context, success, reply, (outcome) => {
-      const settlement = settleUsage(context, relay, options, outcome)
-        .catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'))
-        .finally(() => relay.settlements.delete(settlement));
-      relay.settlements.add(settlement);
-    });
+    return await sendResponse(
+      context,
+      success,
+      reply,
+      (outcome) => {
+        const settlement = settleUsage(context, relay, options, outcome)
+          .catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'))
+          .finally(() => relay.settlements.delete(settlement));
+        relay.settlements.add(settlement);
+      },
+      relay.metrics,
+    );
   } catch (error) {
     await relay.billing.refund(reservation);
     if (error instanceof ClientAbortedError) return reply;

@@ -3,6 +3,7 @@ import type { BillingService } from '../billing/billing-service.ts';
 import type { LogWriter } from '../logs/log-writer.ts';
 import type { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
 import type { QuotaNotifier } from '../notifications/quota-notifier.ts';
+import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
 import type { ChannelIndex } from '../routing/channel-index.ts';
 import type { ImageFetchSettings } from './images/remote-image-fetcher.ts';
 import type { TokenCache } from './token-cache.ts';
@@ -25,6 +26,8 @@ export interface RelayRuntime {
   imageFetchSettings: () => ImageFetchSettings;
   /** HTTP for adapters' own calls (credential exchange, model lists); `fetch` in production. */
   fetch: typeof globalThis.fetch;
+  /** This app's metrics (set by app.ts; absent in unit tests of single stages). */
+  metrics?: GatewayMetrics;
   /** Random source for channel selection (seeded in tests). */
   random: () => number;
   /** Settlements still running; shutdown (and tests) wait for them with `drain()`. */

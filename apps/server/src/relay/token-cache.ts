@@ -38,10 +38,15 @@ export class TokenCache {
     private readonly maxEntries = 100_000,
   ) {}
 
+  /** Told about every lookup (hit or miss), for the cache metrics. */
+  onLookup: (cache: 'token' | 'user', hit: boolean) => void = () => undefined;
+
   async token(key: string): Promise<TokenRow | null> {
     const now = Date.now();
     const entry = this.tokens.get(key);
-    if (entry && entry.expiresAt > now) return entry.value;
+    const hit = entry !== undefined && entry.expiresAt > now;
+    this.onLookup('token', hit);
+    if (hit) return entry.value;
     const pending = this.pendingTokens.get(key);
     if (pending) return pending;
     const load = this.loadToken(key)
@@ -58,7 +63,9 @@ export class TokenCache {
 
   async user(id: number): Promise<CachedUser | null> {
     const entry = this.users.get(id);
-    if (entry && entry.expiresAt > Date.now()) return entry.value;
+    const hit = entry !== undefined && entry.expiresAt > Date.now();
+    this.onLookup('user', hit);
+    if (hit) return entry.value;
     const row = await this.loadUser(id);
     const value: CachedUser | null = row
       ? {

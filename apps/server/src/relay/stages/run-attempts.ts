@@ -157,7 +157,14 @@ async function attemptChannels(
           ? await inlineImagesOnce(plan.call)
           : plan.call;
       const request = adapter.buildRequest(upstreamCall, prepared, runtime.providerSettings());
-      const response = await runtime.upstream.send(request, context.abort.signal, channel.limits);
+      const sentAt = performance.now();
+      let response: Awaited<ReturnType<typeof runtime.upstream.send>>;
+      try {
+        response = await runtime.upstream.send(request, context.abort.signal, channel.limits);
+      } finally {
+        context.upstreamWaitMs += performance.now() - sentAt;
+      }
+      runtime.metrics?.upstreamResponse(channel.id, response.statusCode);
       if (response.statusCode < 300) {
         responding = true;
         releaseWhenDone(response.body, context.abort.signal, releaseChannel);
@@ -169,6 +176,7 @@ async function attemptChannels(
       if (context.abort.signal.aborted) throw new ClientAbortedError('client closed the connection');
       if (isRelayRequestError(error) || error instanceof ImageFetchError) throw badRequest(error.message);
       failure = upstreamErrorFromException(error);
+      if (failure.status === 0) runtime.metrics?.upstreamResponse(channel.id, 0);
     } finally {
       if (!responding) releaseChannel();
     }

@@ -6,6 +6,8 @@ import {
   type Usage,
 } from '@switchyard/relay-kit';
 import type { FastifyReply } from 'fastify';
+import { setAddedTimeHeader } from '../../observability/added-time.ts';
+import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
 import { readUpstreamText, sendConvertedJson, sendConvertedStream } from './send-converted.ts';
@@ -26,11 +28,22 @@ export function sendResponse(
   context: RelayContext,
   success: AttemptSuccess,
   reply: FastifyReply,
-  done: (outcome: CallOutcome) => void,
+  settle: (outcome: CallOutcome) => void,
+  metrics?: GatewayMetrics,
 ): Promise<unknown> | FastifyReply {
   const contentType = success.response.headers['content-type'];
   const streamed =
     isEventStream(contentType) || (success.adapter.decodeStream !== undefined && success.plan.call.stream);
+  metrics?.addedLatency(setAddedTimeHeader(reply, context.upstreamWaitMs));
+  let done = settle;
+  if (streamed && metrics) {
+    metrics.streamOpened();
+    // Each sender reports its outcome exactly once, when the stream is over or the client left.
+    done = (outcome) => {
+      metrics.streamClosed();
+      settle(outcome);
+    };
+  }
   if (success.plan.mode === 'convert') {
     return streamed
       ? sendConvertedStream(context, success, reply, done)

@@ -79,6 +79,7 @@ export async function settleUsage(
       };
   const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
   const settlement = await runtime.billing.settle(context.reservation, cost, outcome.channel.id);
+  runtime.metrics?.quotaCharged(settlement.charged);
   await runtime.quotaNotifier.afterCharge(context.caller.user.id, settlement.charged);
   const { caller, price, call } = context;
   if (options.getBoolean('DataExportEnabled')) {
