@@ -29,12 +29,31 @@ const selfUser = {
 
 describe('route table', () => {
   it('only routes pages that exist and links the sidebar through menu keys', () => {
-    expect([...availableMenuKeys].sort()).toEqual(['about', 'home', 'setting', 'user']);
+    expect([...availableMenuKeys].sort()).toEqual([
+      'about',
+      'channel',
+      'chat',
+      'detail',
+      'home',
+      'log',
+      'midjourney',
+      'playground',
+      'pricing',
+      'redemption',
+      'setting',
+      'task',
+      'token',
+      'topup',
+      'user',
+    ]);
     expect(appRoutes.find((route) => route.path === '/')?.chrome).toBe('bare');
     expect(landingPaths.afterThirdPartyLogin).toBe('/');
     expect(appRoutes.find((route) => route.path === '/user')?.access).toBe('admin');
     expect(appRoutes.find((route) => route.path === '/login')?.access).toBe('public');
-    expect(landingPaths.afterPasswordLogin).toBe('/setting?tab=personal');
+    // Spec: password login lands on the token page.
+    expect(landingPaths.afterPasswordLogin).toBe('/token');
+    expect(appRoutes.find((route) => route.path === '/channel')?.access).toBe('admin');
+    expect(appRoutes.find((route) => route.path === '/pricing')?.access).toBe('public');
   });
 
   it('sends logged-out visitors of a private page to /login', async () => {
