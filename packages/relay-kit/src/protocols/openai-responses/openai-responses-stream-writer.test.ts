@@ -13,6 +13,7 @@ const providerFixture = (name: string) =>
 
 interface Event {
   event: string;
+  // biome-ignore lint/suspicious/noExplicitAny: stream events are read loosely, field by field.
   data: Record<string, any>;
 }
 

@@ -112,7 +112,9 @@ describe('geminiAdapter.toStreamParts', () => {
       'data: {"candidates": [{"content": {"parts": [{"text": "Hi"}],"role": "model"},"index": 0}]}\r\n\r\n',
     );
     const end = early.at(-1);
-    expect(end?.type === 'error' && end.error.message).toBe('the upstream stream ended before a finish reason');
+    expect(end?.type === 'error' && end.error.message).toBe(
+      'the upstream stream ended before a finish reason',
+    );
   });
 });
 
