@@ -9,6 +9,51 @@
  * pipe the body through adapter.createPassthroughTap when the protocol is native.
  */
 
+// Anthropic Messages (client codec) and Claude upstreams (Anthropic, AWS Bedrock).
+export {
+  anthropicMessagesCodec,
+  formatAnthropicMessagesResponse,
+  parseAnthropicMessagesRequest,
+} from './protocols/anthropic-messages/anthropic-messages-codec.js';
+export { anthropicMessagesPromptInput } from './protocols/anthropic-messages/anthropic-messages-prompt.js';
+export { validateAnthropicMessagesRequest } from './protocols/anthropic-messages/anthropic-messages-schemas.js';
+export {
+  createAnthropicMessagesStreamWriter,
+  formatAnthropicEvent,
+} from './protocols/anthropic-messages/anthropic-messages-stream-writer.js';
+export {
+  anthropicErrorTypeForStatus,
+  formatAnthropicErrorBody,
+  formatAnthropicStreamError,
+  toAnthropicStopReason,
+  toAnthropicUsage,
+} from './protocols/anthropic-messages/anthropic-messages-wire.js';
+export { anthropicToChatCall } from './protocols/anthropic-messages/anthropic-to-chat.js';
+// Gemini (client codec) and Google upstreams (Gemini API, Vertex AI).
+export { geminiCodec, parseGeminiRequest } from './protocols/gemini/gemini-codec.js';
+export { geminiWantsJsonArrayStream, parseGeminiPath } from './protocols/gemini/gemini-path.js';
+export { geminiPromptInput } from './protocols/gemini/gemini-prompt.js';
+export { validateGeminiRequest } from './protocols/gemini/gemini-request-schemas.js';
+export { createGeminiStreamWriter } from './protocols/gemini/gemini-stream-writer.js';
+export { convertGeminiCallToChat } from './protocols/gemini/gemini-to-chat.js';
+export { thinkingToReasoningEffort } from './protocols/gemini/gemini-to-chat-config.js';
+export {
+  formatGeminiErrorBody,
+  formatGeminiResponse,
+  googleStatusFor,
+  toGeminiUsageMetadata,
+} from './protocols/gemini/gemini-wire.js';
+// OpenAI family: Responses, images, audio, rerank, multipart, Azure/Ollama/Custom/Cloudflare/Zhipu
+// and the OpenAI-compatible vendors.
+export {
+  DEFAULT_SPEECH_MODEL,
+  DEFAULT_TRANSCRIPTION_MODEL,
+  isTranslationPath,
+  openAISpeechCodec,
+  openAITranscriptionCodec,
+  parseOpenAISpeechRequest,
+  parseOpenAITranscriptionRequest,
+} from './protocols/openai-audio/openai-audio-codec.js';
 // Protocols (client side).
 export { openAIChatCodec, parseOpenAIChatRequest } from './protocols/openai-chat/openai-chat-codec.js';
 export { openAIChatPromptInput } from './protocols/openai-chat/openai-chat-prompt.js';
@@ -46,6 +91,13 @@ export {
   validateOpenAIEmbeddingsRequest,
 } from './protocols/openai-embeddings/openai-embeddings-schemas.js';
 export {
+  DEFAULT_IMAGE_MODEL,
+  DEFAULT_IMAGE_SIZE,
+  isImageEditPath,
+  openAIImagesCodec,
+  parseOpenAIImagesRequest,
+} from './protocols/openai-images/openai-images-codec.js';
+export {
   openAIModerationsCodec,
   parseOpenAIModerationsRequest,
 } from './protocols/openai-moderations/openai-moderations-codec.js';
@@ -54,70 +106,28 @@ export {
   type OpenAIModerationsRequestFields,
   validateOpenAIModerationsRequest,
 } from './protocols/openai-moderations/openai-moderations-schemas.js';
-// Providers (upstream side).
 export {
-  classifyUpstreamError,
-  readHeader,
-  readRetryAfterMs,
-  type UpstreamErrorClassification,
-  type UpstreamErrorFacts,
-} from './providers/classify-upstream-error.js';
-export { convertOpenAIResponse } from './providers/openai/convert-openai-response.js';
-export { convertOpenAIUsage, readOpenAIUsageFromText } from './providers/openai/convert-openai-usage.js';
-export { convertToOpenAIRequest, joinUrl } from './providers/openai/convert-to-openai-request.js';
-export { mapOpenAIFinishReason } from './providers/openai/map-openai-finish-reason.js';
+  formatOpenAIResponsesResponse,
+  openAIResponsesCodec,
+  parseOpenAIResponsesRequest,
+} from './protocols/openai-responses/openai-responses-codec.js';
+export { createOpenAIResponsesStreamWriter } from './protocols/openai-responses/openai-responses-stream-writer.js';
+export { responsesToChatCall } from './protocols/openai-responses/openai-responses-to-chat.js';
 export {
-  createOpenAIFamilyAdapter,
-  openAIAdapter,
-  readOpenAIUsage,
-} from './providers/openai/openai-adapter.js';
-export {
-  OPENAI_CONFIG,
-  OPENAI_PATHS,
-  type OpenAIAuthStyle,
-  type OpenAIFamilyConfig,
-  type StreamOptionsPolicy,
-} from './providers/openai/openai-config.js';
-export { parseOpenAIError } from './providers/openai/openai-error.js';
-export { createOpenAIStreamTransformer } from './providers/openai/openai-stream-transformer.js';
-export { createOpenAIUsageTap, DEFAULT_MAX_COLLECTED_CHARS } from './providers/openai/openai-usage-tap.js';
-export {
-  defineOpenAICompatibleProvider,
-  type OpenAICompatibleProviderConfig,
-} from './providers/openai-compatible/openai-compatible-config.js';
-export { DEEPSEEK_CONFIG } from './providers/openai-compatible/openai-compatible-providers.js';
-export {
-  getProviderAdapter,
-  isSupportedChannelType,
-  listSupportedChannelTypes,
-} from './providers/registry.js';
-// Anthropic Messages (client codec) and Claude upstreams (Anthropic, AWS Bedrock).
-export {
-  anthropicMessagesCodec,
-  formatAnthropicMessagesResponse,
-  parseAnthropicMessagesRequest,
-} from './protocols/anthropic-messages/anthropic-messages-codec.js';
-export { anthropicMessagesPromptInput } from './protocols/anthropic-messages/anthropic-messages-prompt.js';
-export { validateAnthropicMessagesRequest } from './protocols/anthropic-messages/anthropic-messages-schemas.js';
-export {
-  createAnthropicMessagesStreamWriter,
-  formatAnthropicEvent,
-} from './protocols/anthropic-messages/anthropic-messages-stream-writer.js';
-export {
-  anthropicErrorTypeForStatus,
-  formatAnthropicErrorBody,
-  formatAnthropicStreamError,
-  toAnthropicStopReason,
-  toAnthropicUsage,
-} from './protocols/anthropic-messages/anthropic-messages-wire.js';
-export { anthropicToChatCall } from './protocols/anthropic-messages/anthropic-to-chat.js';
+  formatResponsesStreamError,
+  toResponsesUsage,
+} from './protocols/openai-responses/openai-responses-wire.js';
+export { parseRerankRequest, rerankCodec } from './protocols/rerank/rerank-codec.js';
 export { anthropicAdapter, readAnthropicUsage } from './providers/anthropic/anthropic-adapter.js';
 export { parseAnthropicError } from './providers/anthropic/anthropic-error.js';
 export { applyClaudeRules, claudeModelHeaders } from './providers/anthropic/anthropic-request-rules.js';
 export { createAnthropicStreamTransformer } from './providers/anthropic/anthropic-stream-transformer.js';
 export { createAnthropicUsageTap } from './providers/anthropic/anthropic-usage-tap.js';
 export { convertAnthropicResponse } from './providers/anthropic/convert-anthropic-response.js';
-export { AnthropicStreamUsage, convertAnthropicUsage } from './providers/anthropic/convert-anthropic-usage.js';
+export {
+  AnthropicStreamUsage,
+  convertAnthropicUsage,
+} from './providers/anthropic/convert-anthropic-usage.js';
 export { convertChatToAnthropic } from './providers/anthropic/convert-chat-to-anthropic.js';
 export {
   ANTHROPIC_DEFAULT_BASE_URL,
@@ -126,7 +136,11 @@ export {
   prepareAnthropicBody,
 } from './providers/anthropic/convert-to-anthropic-request.js';
 export { mapAnthropicFinishReason } from './providers/anthropic/map-anthropic-finish-reason.js';
-export { AwsEventStreamDecoder, createBedrockEventStreamDecoder } from './providers/bedrock/aws-event-stream.js';
+export { AZURE_CONFIG, AZURE_DEFAULT_API_VERSION } from './providers/azure/azure-config.js';
+export {
+  AwsEventStreamDecoder,
+  createBedrockEventStreamDecoder,
+} from './providers/bedrock/aws-event-stream.js';
 export {
   BEDROCK_ANTHROPIC_VERSION,
   bedrockAdapter,
@@ -137,20 +151,16 @@ export {
 } from './providers/bedrock/bedrock-adapter.js';
 export { bedrockModelId, crossRegionPrefix } from './providers/bedrock/bedrock-model-ids.js';
 export { signAwsRequest } from './providers/bedrock/sigv4.js';
-// Gemini (client codec) and Google upstreams (Gemini API, Vertex AI).
-export { geminiCodec, parseGeminiRequest } from './protocols/gemini/gemini-codec.js';
-export { geminiWantsJsonArrayStream, parseGeminiPath } from './protocols/gemini/gemini-path.js';
-export { geminiPromptInput } from './protocols/gemini/gemini-prompt.js';
-export { validateGeminiRequest } from './protocols/gemini/gemini-request-schemas.js';
-export { createGeminiStreamWriter } from './protocols/gemini/gemini-stream-writer.js';
-export { convertGeminiCallToChat } from './protocols/gemini/gemini-to-chat.js';
-export { thinkingToReasoningEffort } from './protocols/gemini/gemini-to-chat-config.js';
+// Providers (upstream side).
 export {
-  formatGeminiErrorBody,
-  formatGeminiResponse,
-  googleStatusFor,
-  toGeminiUsageMetadata,
-} from './protocols/gemini/gemini-wire.js';
+  classifyUpstreamError,
+  readHeader,
+  readRetryAfterMs,
+  type UpstreamErrorClassification,
+  type UpstreamErrorFacts,
+} from './providers/classify-upstream-error.js';
+export { CLOUDFLARE_CONFIG } from './providers/cloudflare/cloudflare-config.js';
+export { CUSTOM_CONFIG } from './providers/custom/custom-config.js';
 export { convertChatMessagesToGemini } from './providers/gemini/convert-chat-messages-to-gemini.js';
 export {
   cleanGeminiSchema,
@@ -170,6 +180,54 @@ export { listGeminiModels } from './providers/gemini/gemini-models.js';
 export { createGeminiStreamTransformer } from './providers/gemini/gemini-stream-transformer.js';
 export { createGeminiUsageTap } from './providers/gemini/gemini-usage-tap.js';
 export { mapGeminiFinishReason, toGeminiFinishReason } from './providers/gemini/map-gemini-finish-reason.js';
+export { OLLAMA_CONFIG } from './providers/ollama/ollama-config.js';
+export { convertOpenAIResponse } from './providers/openai/convert-openai-response.js';
+export { convertOpenAIUsage, readOpenAIUsageFromText } from './providers/openai/convert-openai-usage.js';
+export {
+  convertResponsesUsage,
+  readImagesUsage,
+  readRerankUsage,
+  readResponsesUsage,
+  readTranscriptionUsage,
+  TRANSCRIPTION_TOKENS_PER_SECOND,
+} from './providers/openai/convert-responses-usage.js';
+export { convertToOpenAIRequest, joinUrl } from './providers/openai/convert-to-openai-request.js';
+export { mapOpenAIFinishReason } from './providers/openai/map-openai-finish-reason.js';
+export {
+  createOpenAIFamilyAdapter,
+  openAIAdapter,
+  readOpenAIFamilyUsage,
+  readOpenAIUsage,
+} from './providers/openai/openai-adapter.js';
+export {
+  OPENAI_CONFIG,
+  OPENAI_MODELS_LISTING,
+  OPENAI_PATHS,
+  type OpenAIAuthStyle,
+  type OpenAIFamilyConfig,
+  type OpenAIModelsListing,
+  type OpenAIUrlContext,
+  type StreamOptionsPolicy,
+} from './providers/openai/openai-config.js';
+export { parseOpenAIError } from './providers/openai/openai-error.js';
+export { listOpenAIFamilyModels, readModelNames } from './providers/openai/openai-list-models.js';
+export { CLOUDFLARE_AI_GATEWAY } from './providers/openai/openai-request-target.js';
+export { createOpenAIResponsesTap } from './providers/openai/openai-responses-tap.js';
+export { createOpenAIStreamTransformer } from './providers/openai/openai-stream-transformer.js';
+export { createOpenAIUsageTap, DEFAULT_MAX_COLLECTED_CHARS } from './providers/openai/openai-usage-tap.js';
+export {
+  defineOpenAICompatibleProvider,
+  type OpenAICompatibleProviderConfig,
+} from './providers/openai-compatible/openai-compatible-config.js';
+export {
+  DEEPSEEK_CONFIG,
+  OPENROUTER_HEADERS,
+} from './providers/openai-compatible/openai-compatible-providers.js';
+export {
+  getProviderAdapter,
+  isSupportedChannelType,
+  listSupportedChannelTypes,
+} from './providers/registry.js';
 export {
   createServiceAccountJwt,
   createVertexTokenSource,
@@ -189,6 +247,8 @@ export {
   VERTEX_DEFAULT_REGION,
   type VertexServiceAccount,
 } from './providers/vertex/vertex-credentials.js';
+export { ZHIPU_V4_CONFIG } from './providers/zhipu/zhipu-config.js';
+export { createZhipuToken } from './providers/zhipu/zhipu-token.js';
 // Spec: the normalised vocabulary shared by codecs, adapters and the server.
 export { type ChannelRuntime, type ChannelSetting, mapChannelModel } from './spec/channel-runtime.js';
 export type { FinishReason } from './spec/finish-reason.js';
@@ -218,7 +278,7 @@ export {
   type ProviderSettings,
   settingForModel,
 } from './spec/provider-settings.js';
-export type { RelayCall } from './spec/relay-call.js';
+export type { RelayCall, RelayQuantities } from './spec/relay-call.js';
 export { isRelayRequestError, RelayRequestError, type RelayRequestErrorCode } from './spec/request-error.js';
 export type { SseEvent } from './spec/sse-event.js';
 export type { StreamPart } from './spec/stream-part.js';
@@ -253,7 +313,6 @@ export {
   SSE_DONE,
   SSE_DONE_BYTES,
 } from './sse/sse-writer.js';
-
 // Local token counting.
 export {
   countGeneratedTokens,
@@ -271,67 +330,13 @@ export {
   type TokenCounter,
 } from './tokens/token-counter.js';
 export { encodingForModel, preloadTokenizers, type TokenEncodingName } from './tokens/tokenizer.js';
-
 // Utilities.
 export { GeneratedTextCollector } from './util/generated-text-collector.js';
 export { maskSensitive } from './util/mask-sensitive.js';
-
-// OpenAI family: Responses, images, audio, rerank, multipart, Azure/Ollama/Custom/Cloudflare/Zhipu
-// and the OpenAI-compatible vendors.
-export {
-  DEFAULT_SPEECH_MODEL,
-  DEFAULT_TRANSCRIPTION_MODEL,
-  isTranslationPath,
-  openAISpeechCodec,
-  openAITranscriptionCodec,
-  parseOpenAISpeechRequest,
-  parseOpenAITranscriptionRequest,
-} from './protocols/openai-audio/openai-audio-codec.js';
-export {
-  DEFAULT_IMAGE_MODEL,
-  DEFAULT_IMAGE_SIZE,
-  isImageEditPath,
-  openAIImagesCodec,
-  parseOpenAIImagesRequest,
-} from './protocols/openai-images/openai-images-codec.js';
-export {
-  formatOpenAIResponsesResponse,
-  openAIResponsesCodec,
-  parseOpenAIResponsesRequest,
-} from './protocols/openai-responses/openai-responses-codec.js';
-export { createOpenAIResponsesStreamWriter } from './protocols/openai-responses/openai-responses-stream-writer.js';
-export { responsesToChatCall } from './protocols/openai-responses/openai-responses-to-chat.js';
-export { formatResponsesStreamError, toResponsesUsage } from './protocols/openai-responses/openai-responses-wire.js';
-export { parseRerankRequest, rerankCodec } from './protocols/rerank/rerank-codec.js';
-export { AZURE_CONFIG, AZURE_DEFAULT_API_VERSION } from './providers/azure/azure-config.js';
-export { CLOUDFLARE_CONFIG } from './providers/cloudflare/cloudflare-config.js';
-export { CUSTOM_CONFIG } from './providers/custom/custom-config.js';
-export { OLLAMA_CONFIG } from './providers/ollama/ollama-config.js';
-export {
-  convertResponsesUsage,
-  readImagesUsage,
-  readRerankUsage,
-  readResponsesUsage,
-  readTranscriptionUsage,
-  TRANSCRIPTION_TOKENS_PER_SECOND,
-} from './providers/openai/convert-responses-usage.js';
-export { readOpenAIFamilyUsage } from './providers/openai/openai-adapter.js';
-export {
-  OPENAI_MODELS_LISTING,
-  type OpenAIModelsListing,
-  type OpenAIUrlContext,
-} from './providers/openai/openai-config.js';
-export { listOpenAIFamilyModels, readModelNames } from './providers/openai/openai-list-models.js';
-export { createOpenAIResponsesTap } from './providers/openai/openai-responses-tap.js';
-export { CLOUDFLARE_AI_GATEWAY } from './providers/openai/openai-request-target.js';
-export { OPENROUTER_HEADERS } from './providers/openai-compatible/openai-compatible-providers.js';
-export { createZhipuToken } from './providers/zhipu/zhipu-token.js';
-export { ZHIPU_V4_CONFIG } from './providers/zhipu/zhipu-config.js';
-export type { RelayQuantities } from './spec/relay-call.js';
 export {
   isMultipartContentType,
-  type MultipartForm,
   MultipartError,
+  type MultipartForm,
   type MultipartPart,
   multipartFields,
   parseMultipart,

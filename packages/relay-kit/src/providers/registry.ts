@@ -1,19 +1,19 @@
 import type { ProviderAdapter } from '../spec/provider-adapter.js';
-import { createOpenAIFamilyAdapter, openAIAdapter } from './openai/openai-adapter.js';
-import { DEEPSEEK_CONFIG } from './openai-compatible/openai-compatible-providers.js';
 // Claude upstreams (Anthropic, AWS Bedrock).
 import { anthropicAdapter } from './anthropic/anthropic-adapter.js';
-import { bedrockAdapter } from './bedrock/bedrock-adapter.js';
 // OpenAI family (Azure, Ollama, Custom, Cloudflare, Zhipu v4 and the OpenAI-compatible vendors).
 import { AZURE_CONFIG } from './azure/azure-config.js';
+import { bedrockAdapter } from './bedrock/bedrock-adapter.js';
 import { CLOUDFLARE_CONFIG } from './cloudflare/cloudflare-config.js';
 import { CUSTOM_CONFIG } from './custom/custom-config.js';
-import { OLLAMA_CONFIG } from './ollama/ollama-config.js';
-import * as vendors from './openai-compatible/openai-compatible-providers.js';
-import { ZHIPU_V4_CONFIG } from './zhipu/zhipu-config.js';
 // Google upstreams (Gemini API, Vertex AI).
 import { geminiAdapter } from './gemini/gemini-adapter.js';
+import { OLLAMA_CONFIG } from './ollama/ollama-config.js';
+import { createOpenAIFamilyAdapter, openAIAdapter } from './openai/openai-adapter.js';
+import * as vendors from './openai-compatible/openai-compatible-providers.js';
+import { DEEPSEEK_CONFIG } from './openai-compatible/openai-compatible-providers.js';
 import { vertexAdapter } from './vertex/vertex-adapter.js';
+import { ZHIPU_V4_CONFIG } from './zhipu/zhipu-config.js';
 
 /**
  * The only registration point: channel type → adapter factory. Adding a provider is one line
