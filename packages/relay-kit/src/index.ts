@@ -294,6 +294,7 @@ export {
 export type { UpstreamRequest } from './spec/upstream-request.js';
 export { createUsage, isEmptyUsage, type Usage, type UsageInit } from './spec/usage.js';
 // Server-sent events.
+export { cutAfterEvent } from './sse/cut-after-event.js';
 export {
   createSseParser,
   createSseParserStream,

@@ -172,6 +172,28 @@ describe('the official Anthropic SDK calling /v1/messages', () => {
     expect(before.quota - (await userBalance(f, 1)).quota).toBe(log.quota);
   });
 
+  it('ends a pass-through stream at a malformed upstream event with an Anthropic error event', async () => {
+    await f.t.app.services.relay.drain();
+    const before = await userBalance(f, 1);
+    const reply = await relayPost(
+      f,
+      key,
+      {
+        model: MODEL,
+        max_tokens: 200,
+        stream: true,
+        messages: [{ role: 'user', content: 'broken native [[mock:chunks-6,bad-json-event]]' }],
+      },
+      { path: '/v1/messages' },
+    );
+    const events = parseServerSentEvents(reply.text);
+    expect(events.at(-1)?.event).toBe('error');
+    expect(events.some((event) => event.event === 'message_stop')).toBe(false);
+    const log = (await settledLogs(f)).at(-1)!;
+    expect(log.channel_id).toBe(anthropicChannel);
+    expect(before.quota - (await userBalance(f, 1)).quota).toBe(log.quota);
+  });
+
   it('refuses a bad key in the Anthropic error shape', async () => {
     const reply = await relayPost(
       f,

@@ -1,4 +1,4 @@
-import { parseServerSentJson } from '@switchyard/mock-upstream';
+import { parseServerSentEvents, parseServerSentJson } from '@switchyard/mock-upstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createChannel,
@@ -108,6 +108,18 @@ describe('Gemini clients calling /v1beta/models/{model}:generateContent', () => 
     const text = events.map((event) => event.candidates?.[0]?.content?.parts?.[0]?.text ?? '').join('');
     expect(text).toContain(`Hello from mock ${GPT}`);
     expect(events.at(-1).usageMetadata.candidatesTokenCount).toBeGreaterThan(0);
+  });
+
+  it('ends a pass-through stream at a malformed event with a Google error event', async () => {
+    const reply = await gemini(
+      `/v1beta/models/${GEMINI}:streamGenerateContent?alt=sse`,
+      contents('broken [[mock:chunks-5,bad-json-event]]'),
+    );
+    expect(reply.status).toBe(200);
+    const events = parseServerSentEvents(reply.text);
+    const last = JSON.parse(events.at(-1)!.data) as Loose;
+    expect(last.error).toMatchObject({ code: 502, message: expect.stringContaining('malformed') });
+    expect(events.filter((event) => event.data.includes('finishReason'))).toHaveLength(0);
   });
 
   it('refuses a wrong key in the Google error shape', async () => {

@@ -26,6 +26,12 @@ export interface PassthroughTapOptions {
    * chunk before `[DONE]` when the client asked for usage and the upstream sent none.
    */
   readonly endOfStream?: ((result: PassthroughTapResult) => string | Uint8Array | undefined) | undefined;
+  /**
+   * Called with the data of an event whose JSON cannot be read (also counted in
+   * `malformedEvents`), during the `push` that completes it. The server ends the client's stream
+   * there with the protocol's error event (see `cutAfterEvent`).
+   */
+  readonly onMalformedEvent?: ((data: string) => void) | undefined;
   /** Clock in milliseconds, for `firstEventAt`. Default `performance.now`. */
   readonly now?: (() => number) | undefined;
 }

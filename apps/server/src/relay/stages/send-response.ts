@@ -3,6 +3,7 @@ import {
   countGeneratedTokens,
   countResponseTokens,
   countTextTokens,
+  cutAfterEvent,
   type Usage,
 } from '@switchyard/relay-kit';
 import type { FastifyReply } from 'fastify';
@@ -12,6 +13,12 @@ import type { RelayContext } from '../relay-context.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
 import { readUpstreamText, sendConvertedJson, sendConvertedStream } from './send-converted.ts';
 import type { CallOutcome } from './settle-usage.ts';
+
+const MALFORMED_EVENT_ERROR = {
+  status: 502,
+  message: 'upstream sent a malformed stream event',
+  type: 'upstream_error',
+} as const;
 
 const isEventStream = (contentType: unknown) =>
   typeof contentType === 'string' && contentType.includes('text/event-stream');
@@ -119,8 +126,12 @@ function sendStream(
     localCompletion ??= countGeneratedTokens(tap.result().generated, call.model).tokens;
     return localCompletion;
   };
+  let malformedData: string | undefined;
   const tap = adapter.createPassthroughTap({
     protocol: call.protocol,
+    onMalformedEvent: (data) => {
+      malformedData ??= data;
+    },
     dropUsageOnlyChunk: request.streamUsageForced,
     endOfStream: call.includeUsage
       ? (result) => {
@@ -168,6 +179,15 @@ function sendStream(
     try {
       for await (const chunk of response.body) {
         const out = tap.push(chunk as Uint8Array);
+        if (malformedData !== undefined) {
+          // A broken event ends the stream there: the client gets its protocol's error event
+          // (after a blank line closing the broken event) and what was delivered is billed.
+          interruption = '上游流事件无法解析';
+          const kept = cutAfterEvent(out, malformedData);
+          if (kept.length > 0) yield kept;
+          yield Buffer.from(`\n${codec.formatStreamError(MALFORMED_EVENT_ERROR)}`);
+          return;
+        }
         if (out.length > 0) yield out;
       }
       const tail = tap.finish();

@@ -30,6 +30,7 @@ const encoder = new TextEncoder();
  * set, is written after the upstream's last byte.
  */
 export function createAnthropicUsageTap(options: PassthroughTapOptions = {}): PassthroughTap {
+  const onMalformedEvent = options.onMalformedEvent;
   const collectText = options.collectText !== false;
   const endOfStream = options.endOfStream;
   const now = options.now ?? (() => performance.now());
@@ -65,6 +66,7 @@ export function createAnthropicUsageTap(options: PassthroughTapOptions = {}): Pa
       payload = JSON.parse(data) as AnthropicStreamEvent;
     } catch {
       malformedEvents++;
+      onMalformedEvent?.(data);
       return;
     }
     if (typeof payload !== 'object' || payload === null) {

@@ -29,6 +29,7 @@ const encoder = new TextEncoder();
  * gateway never forces usage on Gemini); `endOfStream`'s result is appended when the upstream ends.
  */
 export function createGeminiUsageTap(options: PassthroughTapOptions = {}): PassthroughTap {
+  const onMalformedEvent = options.onMalformedEvent;
   const collectText = options.collectText !== false;
   const endOfStream = options.endOfStream;
   const now = options.now ?? (() => performance.now());
@@ -103,6 +104,7 @@ export function createGeminiUsageTap(options: PassthroughTapOptions = {}): Passt
       parsed = JSON.parse(payload);
     } catch {
       malformedEvents++;
+      onMalformedEvent?.(payload);
       return;
     }
     if (isRecord(parsed)) handleChunk(parsed as GeminiResponse, payload);

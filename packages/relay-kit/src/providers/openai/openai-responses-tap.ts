@@ -32,6 +32,7 @@ const encoder = new TextEncoder();
  * result after the upstream's last byte; `dropUsageOnlyChunk` has nothing to drop.
  */
 export function createOpenAIResponsesTap(options: PassthroughTapOptions = {}): PassthroughTap {
+  const onMalformedEvent = options.onMalformedEvent;
   const collectText = options.collectText !== false;
   const now = options.now ?? (() => performance.now());
   const generated = new GeneratedTextCollector(options.maxCollectedChars ?? DEFAULT_MAX_COLLECTED_CHARS);
@@ -118,6 +119,7 @@ export function createOpenAIResponsesTap(options: PassthroughTapOptions = {}): P
       event = JSON.parse(payload);
     } catch {
       malformedEvents++;
+      onMalformedEvent?.(payload);
       return;
     }
     const object = record(event);

@@ -38,7 +38,18 @@ const encoder = new TextEncoder();
  * Lines end with LF or CRLF (bare-CR line ends, which no OpenAI-compatible upstream uses, are
  * forwarded but not parsed). Each `data:` line is one payload, like new-api's scanner.
  */
+/** True when the text's last non-blank character is `}` (cheap pre-check before a parse). */
+function endsLikeObject(text: string): boolean {
+  for (let index = text.length - 1; index >= 0; index--) {
+    const code = text.charCodeAt(index);
+    if (code === 32 || code === 9 || code === 13) continue;
+    return code === 125;
+  }
+  return false;
+}
+
 export function createOpenAIUsageTap(options: PassthroughTapOptions = {}): PassthroughTap {
+  const onMalformedEvent = options.onMalformedEvent;
   const dropUsageOnlyChunk = options.dropUsageOnlyChunk === true;
   const endOfStream = options.endOfStream;
   const collectText = options.collectText !== false;
@@ -119,12 +130,19 @@ export function createOpenAIUsageTap(options: PassthroughTapOptions = {}): Passt
     // One pass over the chunk without JSON.parse; only usage and error chunks are parsed.
     const wantIdentity = !identityScanned;
     identityScanned = true;
+    // The scan does not validate JSON; a chunk that cannot end an object is checked for real.
+    if (!endsLikeObject(payload) && parseJson(payload) === undefined) {
+      malformedEvents++;
+      onMalformedEvent?.(payload);
+      return true;
+    }
     generated.checkpoint();
     if (!scanOpenAIChunk(payload, scanVisitor, wantIdentity)) return true;
     const chunk = parseJson(payload);
     if (chunk === undefined) {
       // Keep what the scan read: it is all we will get from this event.
       malformedEvents++;
+      onMalformedEvent?.(payload);
       return true;
     }
     // The full parse below reports this event's text again.
