@@ -11,6 +11,7 @@ import {
 } from '@switchyard/relay-kit';
 import type { FastifyReply } from 'fastify';
 import type { RelayContext } from '../relay-context.ts';
+import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import { type AttemptSuccess, toRelayFailure } from './run-attempts.ts';
 import type { CallOutcome } from './settle-usage.ts';
 
@@ -171,34 +172,18 @@ export function sendConvertedStream(
       }
     } catch {
       if (context.abort.signal.aborted) {
-        interruption = '客户端中断了请求';
+        interruption = CLIENT_LEFT;
       } else {
         interruption ??= '上游流中断';
-        yield Buffer.from(
-          codec.formatStreamError({
-            status: 502,
-            message: 'upstream stream interrupted',
-            type: 'upstream_error',
-          }),
-        );
+        yield interruptedStreamEvent(codec);
       }
     } finally {
       reader.releaseLock();
       finish();
     }
   }
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) {
-      interruption ??= '客户端中断了请求';
-      context.abort.abort();
-    }
+  return sendEventStream(reply, context.abort, relay(), (clientLeft) => {
+    if (clientLeft) interruption ??= CLIENT_LEFT;
     finish();
   });
-  reply
-    .code(200)
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    .header('cache-control', 'no-cache')
-    .header('connection', 'keep-alive')
-    .header('x-accel-buffering', 'no');
-  return reply.send(Readable.from(relay(), { objectMode: false }));
 }

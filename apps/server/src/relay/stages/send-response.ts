@@ -10,6 +10,7 @@ import type { FastifyReply } from 'fastify';
 import { setAddedTimeHeader } from '../../observability/added-time.ts';
 import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
 import type { RelayContext } from '../relay-context.ts';
+import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
 import { readUpstreamText, sendConvertedJson, sendConvertedStream } from './send-converted.ts';
 import type { CallOutcome } from './settle-usage.ts';
@@ -194,36 +195,20 @@ function sendStream(
       if (tail.length > 0) yield tail;
     } catch (error) {
       if (context.abort.signal.aborted) {
-        interruption = '客户端中断了请求';
+        interruption = CLIENT_LEFT;
       } else {
         interruption = '上游流中断';
-        yield Buffer.from(
-          codec.formatStreamError({
-            status: 502,
-            message: 'upstream stream interrupted',
-            type: 'upstream_error',
-          }),
-        );
+        yield interruptedStreamEvent(codec);
       }
       void error;
     } finally {
       finish();
     }
   }
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) {
-      interruption ??= '客户端中断了请求';
-      context.abort.abort();
-    }
+  return sendEventStream(reply, context.abort, relay(), (clientLeft) => {
+    if (clientLeft) interruption ??= CLIENT_LEFT;
     finish();
   });
-  reply
-    .code(200)
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    .header('cache-control', 'no-cache')
-    .header('connection', 'keep-alive')
-    .header('x-accel-buffering', 'no');
-  return reply.send(Readable.from(relay(), { objectMode: false }));
 }
 
 /**
