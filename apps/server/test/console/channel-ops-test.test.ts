@@ -220,7 +220,8 @@ describe('channel tests: GET /api/channel/test[/:id] (reference §8.1)', () => {
       success: false,
       message: '渠道不存在',
     });
-    const unsupported = await mockChannel(f, { type: 14 });
+    // Suno (36) is a task platform: the chat test does not apply to it.
+    const unsupported = await mockChannel(f, { type: 36 });
     const reply = await testChannel(f, unsupported);
     expect(reply.success).toBe(false);
     expect(reply.message).toContain('暂不支持测试');
