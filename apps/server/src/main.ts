@@ -47,7 +47,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   const demo = isDemoRequested(process.argv.slice(2), process.env) ? await startDemo(app) : null;
-  await app.listen({ port: config.port, host: config.host });
+  // A deep accept queue: thousands of clients may connect at once (Node's default is 511).
+  await app.listen({ port: config.port, host: config.host, backlog: 8192 });
   if (demo) {
     app.log.warn(
       `demo mode: channel #${demo.channelId} answers from the offline mock upstream at ${demo.url} ` +
