@@ -57,7 +57,10 @@ describe('home and about pages', () => {
         .first()
         .getAttribute('href'),
     ).toBe('/login');
-    expect(await page.getByRole('link', { name: '模型价格' }).getAttribute('href')).toBe('/pricing');
+    // The landing's own pricing button (the header has a pricing entry too, now that /pricing exists).
+    expect(
+      await page.getByTestId('default-landing').getByRole('link', { name: '模型价格' }).getAttribute('href'),
+    ).toBe('/pricing');
     // The home page is bare: no sidebar, no content padding.
     expect(await page.getByRole('complementary').count()).toBe(0);
     expect(await page.getByTestId('app-content').evaluate((node) => getComputedStyle(node).padding)).toBe(
