@@ -1,11 +1,15 @@
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as coreTables from './migrations/001-core-tables.ts';
 import * as reservationLedger from './migrations/002-reservation-ledger.ts';
+import * as ledgerSettlement from './migrations/003-ledger-settlement.ts';
+import * as sharedRateLimits from './migrations/004-shared-rate-limits.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 
 const coreMigrations: Record<string, Migration> = {
   '001-core-tables': coreTables,
   '002-reservation-ledger': reservationLedger,
+  '003-ledger-settlement': ledgerSettlement,
+  '004-shared-rate-limits': sharedRateLimits,
 };
 const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
 

@@ -225,6 +225,35 @@ export interface ReservationTable {
   token_limited: number;
   amount: number;
   created_at: number;
+  /** 'reserved' until settled; 'settled' rows wait for their consume log and counters to be written. */
+  state: Generated<string>;
+  /** The process (node_instances.id) that holds the reservation. */
+  instance_id: Generated<string>;
+  /** Quota charged at settlement (state 'settled'). */
+  charged: Generated<number>;
+  channel_id: Generated<number>;
+  /** The pending consume log row and counter increments, JSON (state 'settled'). */
+  entry: Generated<string>;
+}
+
+/** Living Switchyard processes: each beats every few seconds; a stale one is dead. Times in ms. */
+export interface NodeInstanceTable {
+  id: string;
+  node_type: string;
+  started_at: number;
+  heartbeat_at: number;
+}
+
+/** Model request rate limits shared by nodes without Redis: one lockable row per key. */
+export interface RateLimitKeyTable {
+  key: string;
+}
+
+/** One admitted hit of a database-backed sliding window; `hit_at` in milliseconds. */
+export interface RateLimitHitTable {
+  ticket: string;
+  key: string;
+  hit_at: number;
 }
 
 export interface Database {
@@ -242,4 +271,7 @@ export interface Database {
   setups: SetupTable;
   verifications: VerificationTable;
   reservations: ReservationTable;
+  node_instances: NodeInstanceTable;
+  rate_limit_keys: RateLimitKeyTable;
+  rate_limit_hits: RateLimitHitTable;
 }
