@@ -249,11 +249,15 @@ export interface RateLimitKeyTable {
   key: string;
 }
 
-/** One admitted hit of a database-backed sliding window; `hit_at` in milliseconds. */
+/**
+ * One admitted hit of a database-backed sliding window; `hit_at` and `expires_at` (hit_at plus
+ * the window it was admitted under, for the sweep of idle keys) in milliseconds.
+ */
 export interface RateLimitHitTable {
   ticket: string;
   key: string;
   hit_at: number;
+  expires_at: number;
 }
 
 export interface Database {

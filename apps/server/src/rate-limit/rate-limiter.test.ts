@@ -44,3 +44,28 @@ describe('redis rate limiter (real Redis on 127.0.0.1:6379)', () => {
     b.close();
   });
 });
+
+describe('redis rate limiter while Redis is unreachable', () => {
+  it('admits through the fallback and gives the fallback its released tickets back', async () => {
+    // Nothing listens on port 1; no offline queue, so every command fails at once.
+    const down = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
+    down.on('error', () => undefined);
+    const fallback = createMemoryRateLimiter();
+    const limiter = createRedisRateLimiter(down, fallback);
+    const ticket = await limiter.acquire('k', 1, 60);
+    expect(ticket).not.toBeNull();
+    expect(await limiter.acquire('k', 1, 60)).toBeNull();
+    expect(await fallback.acquire('k', 1, 60)).toBeNull();
+    await limiter.release('k', ticket!);
+    expect(await fallback.acquire('k', 1, 60)).not.toBeNull();
+    // A ticket Redis admitted is not taken from the fallback when Redis cannot be reached.
+    await limiter.release('k', '123-redis-ticket');
+    expect(await limiter.acquire('k', 1, 60)).toBeNull();
+    limiter.close();
+    down.disconnect();
+  });
+});

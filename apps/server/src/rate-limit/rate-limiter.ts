@@ -3,7 +3,8 @@ import type { Redis } from 'ioredis';
 /**
  * Sliding-window limiter: at most `max` admitted hits per `windowSeconds` for a key. The memory
  * store is exact for one node; the Redis store is exact across nodes (one atomic script per hit)
- * and falls back to the memory store while Redis is unreachable.
+ * and falls back to another store while Redis is unreachable; the database store
+ * (`database-rate-limiter.ts`) is exact across nodes sharing PostgreSQL or MySQL.
  */
 export interface RateLimiter {
   /** Records a hit and tells whether it is allowed. Refused hits are not recorded. */
@@ -19,7 +20,8 @@ export interface RateLimiter {
 }
 
 let sequence = 0;
-const newTicket = (time: number) =>
+/** A ticket unique across processes (at most 64 characters, the database column). */
+export const newTicket = (time: number) =>
   `${time}-${process.pid}-${sequence++}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** In-process sliding window per key; entries older than the window are dropped on each hit. */
@@ -74,7 +76,13 @@ redis.call('ZADD', key, now, ARGV[4])
 redis.call('PEXPIRE', key, window)
 return 1`;
 
-/** Redis sorted-set sliding window shared by every node. */
+/** Marks tickets the fallback admitted, so their release goes back to the fallback. */
+const FALLBACK_TICKET = 'fallback:';
+
+/**
+ * Redis sorted-set sliding window shared by every node. While Redis is unreachable, hits go to
+ * `fallback` (memory: per node; the database limiter: still exact across nodes).
+ */
 export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter): RateLimiter {
   const acquire = async (key: string, max: number, windowSeconds: number): Promise<string | null> => {
     const time = Date.now();
@@ -91,18 +99,20 @@ export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter): Rat
       );
       return allowed === 1 ? ticket : null;
     } catch {
-      return fallback.acquire(key, max, windowSeconds);
+      const fallbackTicket = await fallback.acquire(key, max, windowSeconds);
+      return fallbackTicket === null ? null : `${FALLBACK_TICKET}${fallbackTicket}`;
     }
   };
   return {
     hit: async (key, max, windowSeconds) => (await acquire(key, max, windowSeconds)) !== null,
     acquire,
     async release(key, ticket) {
-      try {
-        await redis.zrem(`rateLimit:${key}`, ticket);
-      } catch {
-        await fallback.release(key, ticket);
+      if (ticket.startsWith(FALLBACK_TICKET)) {
+        await fallback.release(key, ticket.slice(FALLBACK_TICKET.length));
+        return;
       }
+      // Unreachable Redis: the hit stays counted until its window ends.
+      await redis.zrem(`rateLimit:${key}`, ticket).catch(() => undefined);
     },
     close() {
       fallback.close();
