@@ -36,7 +36,10 @@ export interface AppServices {
   quotaData: QuotaDataRecorder;
   mailer: Mailer;
   verifications: VerificationService;
+  /** Per-IP API/web limits and notices: memory per node, or Redis when configured. */
   rateLimiter: RateLimiter;
+  /** ModelRequestRateLimit: Redis, else the database on PostgreSQL/MySQL, else memory (ADR-19). */
+  modelRateLimiter: RateLimiter;
   relay: RelayRuntime;
   /** Things to stop on shutdown after the server stops accepting requests, in order. */
   closers: Array<() => Promise<void> | void>;

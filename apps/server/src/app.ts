@@ -38,6 +38,7 @@ import { installErrorHandler, sendError } from './plugins/error-handler.ts';
 import { createRequestId } from './plugins/request-id.ts';
 import { routeFamilyOf } from './plugins/route-family.ts';
 import { installValidation } from './plugins/validation.ts';
+import { createDatabaseRateLimiter } from './rate-limit/database-rate-limiter.ts';
 import { limitByIp } from './rate-limit/rate-limit-hooks.ts';
 import {
   createMemoryRateLimiter,
@@ -104,6 +105,13 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     }
     let bus: ChangeBus = createLocalChangeBus();
     let rateLimiter: RateLimiter = createMemoryRateLimiter();
+    // Model request limits stay exact across nodes without Redis, and through a Redis outage,
+    // on PostgreSQL/MySQL (ADR-19); on SQLite one process owns the file and memory is exact.
+    const sharedLimiter =
+      database.kind === 'sqlite'
+        ? null
+        : createDatabaseRateLimiter(database, { sweepIntervalMs: config.nodeType === 'master' ? 60_000 : 0 });
+    let modelRateLimiter: RateLimiter = sharedLimiter ?? rateLimiter;
     if (config.redisUrl) {
       const watchRedis = trackRedisHealth(app.log);
       bus = createRedisChangeBus(config.redisUrl, watchRedis);
@@ -112,6 +120,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
       watchRedis(redis);
       rateLimiter = createRedisRateLimiter(redis, rateLimiter);
+      modelRateLimiter = sharedLimiter ? createRedisRateLimiter(redis, sharedLimiter) : rateLimiter;
       closers.push(() => redis.disconnect());
     }
     const optionRepository = new OptionRepository(database);
@@ -168,6 +177,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       mailer,
       verifications: new VerificationService(database.db),
       rateLimiter,
+      modelRateLimiter,
       relay: relay.runtime,
       closers,
     };
@@ -189,6 +199,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     sync.unref();
     closers.push(() => clearInterval(sync));
     closers.push(() => rateLimiter.close());
+    if (sharedLimiter) closers.push(() => sharedLimiter.close());
     closers.push(() => bus.close());
   } catch (error) {
     await database.destroy().catch(() => undefined);

@@ -53,7 +53,7 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
 
   const viaToken = (codec: ProtocolCodec) => async (request: FastifyRequest, reply: FastifyReply) => {
     const { token, user, pinnedChannelId } = await authenticate(request);
-    const release = await checkModelRateLimit(options, app.services.rateLimiter, user.id);
+    const release = await checkModelRateLimit(options, app.services.modelRateLimiter, user.id);
     // No listener (and no closure) per request when no success limit applies.
     if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
     const call = parseCall(codec, request);

@@ -76,7 +76,7 @@ export async function taskRelayRoutes(app: FastifyInstance): Promise<void> {
   /** Token authentication, the model rate limit and the group, as for every relay call. */
   const callerOf = async (request: FastifyRequest, reply: FastifyReply) => {
     const { token, user, pinnedChannelId } = await authenticateToken(request, relay, markStatus);
-    const release = await checkModelRateLimit(options, app.services.rateLimiter, user.id);
+    const release = await checkModelRateLimit(options, app.services.modelRateLimiter, user.id);
     reply.raw.once('close', () => release(reply.raw.statusCode < 400));
     const group =
       pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);

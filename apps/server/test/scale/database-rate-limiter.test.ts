@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
@@ -5,6 +6,7 @@ import {
   createDatabaseRateLimiter,
   type DatabaseRateLimiter,
 } from '../../src/rate-limit/database-rate-limiter.ts';
+import { createRedisRateLimiter } from '../../src/rate-limit/rate-limiter.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
 
 /**
@@ -126,5 +128,30 @@ describe(`database rate limiter on ${kind}`, () => {
     // A key swept away is created again by its next hit.
     expect(await a.hit('MRRL:idle', 1, 1)).toBe(true);
     expect(await a.hit('MRRL:idle', 1, 1)).toBe(false);
+  });
+
+  it('keeps one count across nodes during a Redis outage (Redis falling back to the database)', async () => {
+    // Nothing listens on port 1: every Redis command fails at once, as during an outage.
+    const down = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
+    down.on('error', () => undefined);
+    try {
+      const a = createRedisRateLimiter(down, limiter(first));
+      const b = createRedisRateLimiter(down, limiter(second));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, index) => (index % 2 ? a : b).hit('MRRL:outage', 10, 60)),
+      );
+      expect(results.filter(Boolean)).toHaveLength(10);
+      expect(await hits('MRRL:outage')).toBe(10);
+      const ticket = await a.acquire('MRRLS:outage', 1, 60);
+      expect(await b.acquire('MRRLS:outage', 1, 60)).toBeNull();
+      await b.release('MRRLS:outage', ticket!);
+      expect(await b.acquire('MRRLS:outage', 1, 60)).not.toBeNull();
+    } finally {
+      down.disconnect();
+    }
   });
 });

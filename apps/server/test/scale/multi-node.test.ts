@@ -1,4 +1,5 @@
 import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleClient, envelope } from '../helper.ts';
 import { eventually } from '../relay/relay-support.ts';
@@ -18,7 +19,9 @@ import { type Ledger, ledger, sendCall, TRAFFIC_CYCLE, type TrafficKind } from '
  * silence, cut streams) and clients leaving mid-stream. PostgreSQL and MariaDB runs share Redis
  * (exact cross-node rate limits, change notifications within a second); the SQLite run has no
  * Redis and a second process on the same file, and proves the database alone keeps the money
- * right (limits are then per node and caches follow SYNC_FREQUENCY).
+ * right (model limits are then per process, as SQLite deployments run one process, and caches
+ * follow SYNC_FREQUENCY). PostgreSQL and MariaDB also run two nodes without Redis, whose model
+ * request limits stay exact through the database (ADR-19).
  */
 const kind = testDatabaseKind;
 const withRedis = kind !== 'sqlite';
@@ -37,27 +40,21 @@ const SYNC_FREQUENCY = withRedis ? '60' : '1';
  */
 const CHANNEL_TIMEOUT = kind === 'sqlite' ? 5 : 1;
 
-describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () => {
-  let mock: MockUpstream;
-  let database: TestDatabase;
-  let a: GatewayNode;
-  let b: GatewayNode;
-  let root: ConsoleClient;
-  const nodes = () => [a, b];
-  const db = () => a.app!.services.database.db;
-  const logDb = () => a.app!.services.logDatabase.db;
-
+/** Console helpers on an in-process node, as root: users with a session, their tokens, options. */
+function consoleOf(root: () => ConsoleClient, app: () => FastifyInstance) {
   const user = async (username: string, quota: number) => {
-    expect(envelope(await root.post('/api/user/', { username, password: 'password123' })).success).toBe(true);
-    const found = envelope(await root.get(`/api/user/search?keyword=${username}`)).data.items[0];
-    expect(envelope(await root.put('/api/user/', { id: found.id, quota })).success).toBe(true);
-    const login = await a.app!.inject({
+    expect(envelope(await root().post('/api/user/', { username, password: 'password123' })).success).toBe(
+      true,
+    );
+    const found = envelope(await root().get(`/api/user/search?keyword=${username}`)).data.items[0];
+    expect(envelope(await root().put('/api/user/', { id: found.id, quota })).success).toBe(true);
+    const login = await app().inject({
       method: 'POST',
       url: '/api/user/login',
       payload: { username, password: 'password123' },
     });
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
-    const client = new (root.constructor as typeof ConsoleClient)(a.app!, cookie, found.id);
+    const client = new (root().constructor as typeof ConsoleClient)(app(), cookie, found.id);
     return { id: found.id as number, client };
   };
   const token = async (client: ConsoleClient, input: Record<string, unknown>) => {
@@ -68,8 +65,25 @@ describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () 
     return { key: reply.data[0].key as string, id: reply.data[0].id as number };
   };
   const setOption = async (key: string, value: string) => {
-    expect(envelope(await root.put('/api/option/', { key, value })).success).toBe(true);
+    expect(envelope(await root().put('/api/option/', { key, value })).success).toBe(true);
   };
+  return { user, token, setOption };
+}
+
+describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () => {
+  let mock: MockUpstream;
+  let database: TestDatabase;
+  let a: GatewayNode;
+  let b: GatewayNode;
+  let root: ConsoleClient;
+  const nodes = () => [a, b];
+  const db = () => a.app!.services.database.db;
+  const logDb = () => a.app!.services.logDatabase.db;
+
+  const { user, token, setOption } = consoleOf(
+    () => root,
+    () => a.app!,
+  );
 
   beforeAll(async () => {
     mock = await startMockUpstream({ recordLimit: 0 });
@@ -202,7 +216,7 @@ describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () 
 
   it(withRedis
     ? 'admits exactly N calls per minute across both nodes (ModelRequestRateLimitCount)'
-    : 'admits exactly N calls per minute on each node without Redis (the limit is per node)', async () => {
+    : 'admits exactly N calls per minute on each process sharing a SQLite file (memory limits: one process owns the file)', async () => {
     const limited = await user('limited', 10_000_000);
     const limitedToken = await token(limited.client, { unlimited_quota: true });
     const N = 20;
@@ -291,3 +305,127 @@ describe(`two nodes on ${kind}${withRedis ? ' + Redis' : ' without Redis'}`, () 
     );
   }, 30_000);
 });
+
+/**
+ * Without Redis on PostgreSQL and MariaDB, ModelRequestRateLimit is counted in the database
+ * (`rate_limit_keys` / `rate_limit_hits`): a limit of N admits N calls in total across the nodes,
+ * and a failed call gives its success slot back to both. SQLite deployments run one process
+ * (memory limits), covered above.
+ */
+if (kind !== 'sqlite') {
+  describe(`two nodes on ${kind} without Redis: model request limits through the database`, () => {
+    let mock: MockUpstream;
+    let database: TestDatabase;
+    let a: GatewayNode;
+    let b: GatewayNode;
+    let root: ConsoleClient;
+    const nodes = () => [a, b];
+    const { user, token, setOption } = consoleOf(
+      () => root,
+      () => a.app!,
+    );
+    const hitsOf = async (key: string) => {
+      const row = await a
+        .app!.services.database.db.selectFrom('rate_limit_hits')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('key', '=', key)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    };
+    const limitOptions = async (values: Record<string, string>) => {
+      for (const [key, value] of Object.entries(values)) await setOption(key, value);
+      await eventually(
+        async () => Object.keys(values).map((key) => b.app!.services.options.get(key)),
+        (seen) => seen.every((value, index) => value === Object.values(values)[index]),
+        3000,
+      );
+    };
+
+    beforeAll(async () => {
+      mock = await startMockUpstream({ recordLimit: 0 });
+      database = await createTestDatabase();
+      a = await startNode('A', database.target, { SYNC_FREQUENCY: '1', NODE_TYPE: 'master' });
+      root = await rootClient(a.app!);
+      const reply = envelope(
+        await root.post('/api/channel/', {
+          name: 'good',
+          type: 1,
+          key: 'sk-mock',
+          base_url: mock.url,
+          models: 'gpt-4o-mini',
+          group: 'default',
+        }),
+      );
+      expect(reply.success).toBe(true);
+      b = await startNode('B', database.target, { SYNC_FREQUENCY: '1', NODE_TYPE: 'slave' });
+    }, 60_000);
+
+    afterAll(async () => {
+      for (const node of [b, a]) await node?.close();
+      await mock?.close();
+      await database?.drop();
+    });
+
+    it('admits exactly N calls per minute across both nodes (ModelRequestRateLimitCount)', async () => {
+      const limited = await user('limited', 10_000_000);
+      const limitedToken = await token(limited.client, { unlimited_quota: true });
+      const N = 20;
+      await limitOptions({
+        ModelRequestRateLimitCount: String(N),
+        ModelRequestRateLimitDurationMinutes: '1',
+        ModelRequestRateLimitEnabled: 'true',
+      });
+      const calls = 3 * N;
+      const statuses = await runPool(calls, calls, (index) =>
+        sendCall(nodes()[index % 2]!.url, limitedToken.key, 'json', index),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(N);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(calls - N);
+      // Both nodes admitted some and refused some: one count, not one per node.
+      for (const node of [0, 1]) {
+        const own = statuses.filter((_, index) => index % 2 === node);
+        expect(own.some((status) => status === 200) && own.some((status) => status === 429)).toBe(true);
+      }
+      expect(await hitsOf(`MRRL:${limited.id}`)).toBe(N);
+      await limitOptions({ ModelRequestRateLimitEnabled: 'false' });
+    }, 60_000);
+
+    it('admits exactly S successful calls across both nodes; failed calls give their slot back', async () => {
+      const limited = await user('successes', 10_000_000);
+      const limitedToken = await token(limited.client, { unlimited_quota: true });
+      const S = 10;
+      await limitOptions({
+        ModelRequestRateLimitCount: '0',
+        ModelRequestRateLimitSuccessCount: String(S),
+        ModelRequestRateLimitDurationMinutes: '1',
+        ModelRequestRateLimitEnabled: 'true',
+      });
+      // A burst where every third call fails upstream (500): at most S succeed.
+      const burst = await runPool(3 * S, 3 * S, (index) =>
+        sendCall(nodes()[index % 2]!.url, limitedToken.key, index % 3 === 0 ? 'error' : 'json', index),
+      );
+      expect(burst.every((status) => status === 200 || status === 429 || status === 500)).toBe(true);
+      const succeeded = burst.filter((status) => status === 200).length;
+      expect(succeeded).toBeLessThanOrEqual(S);
+      expect(burst.filter((status) => status === 500).length).toBeGreaterThan(0);
+      // Failed calls released their slots (asynchronously, when their replies closed).
+      const key = `MRRLS:${limited.id}`;
+      await eventually(
+        () => hitsOf(key),
+        (count) => count === succeeded,
+        3000,
+      );
+      // The remaining slots are open on either node, and then both refuse.
+      const more: number[] = [];
+      for (let index = 0; index < S - succeeded + 4; index++) {
+        more.push(await sendCall(nodes()[index % 2]!.url, limitedToken.key, 'json', 100 + index));
+      }
+      expect(more).toEqual([
+        ...Array.from({ length: S - succeeded }, () => 200),
+        ...Array.from({ length: 4 }, () => 429),
+      ]);
+      expect(await hitsOf(key)).toBe(S);
+      await limitOptions({ ModelRequestRateLimitEnabled: 'false' });
+    }, 60_000);
+  });
+}
