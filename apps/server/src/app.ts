@@ -8,7 +8,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { Redis } from 'ioredis';
 import type { AppServices } from './app-services.ts';
 import { VerificationService } from './auth/verification-service.ts';
-import { reconcileOnStart } from './billing/reservation-ledger.ts';
+import { ledgerTimingFromEnv } from './billing/ledger-timing.ts';
+import { NodeInstance } from './billing/node-instance.ts';
+import { reconcileOnStart, startLedgerSweeper } from './billing/reservation-ledger.ts';
 import { ensureRootUser, resolveSessionSecret } from './bootstrap.ts';
 import type { Config } from './config/env.ts';
 import { startChannelMonitor } from './console/channels/channel-monitor.ts';
@@ -131,6 +133,12 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     const options = new OptionStore(optionRepository, bus);
     await options.reload();
     const mailer = createSmtpMailer(options);
+    // This process in node_instances (heartbeats): reconciliation only touches dead processes' rows.
+    const ledgerTiming = ledgerTimingFromEnv();
+    const instance = new NodeInstance(database, config.nodeType, app.log, ledgerTiming.heartbeatMs);
+    await instance.start();
+    // Pushed first so it runs last (closers run in reverse): after the final settlement flush.
+    closers.push(() => instance.stop());
     const quotaData = new QuotaDataRecorder(new QuotaDataRepository(database), app.log);
     quotaData.start(() => options.getNumber('DataExportInterval'));
     // Pushed before the relay's closer so it runs after it (closers run in reverse): settlements
@@ -139,6 +147,9 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     const relay = await createRelayRuntime({
       config,
       database,
+      logDatabase,
+      instanceId: instance.id,
+      ledgerTiming,
       channels,
       tokens,
       users,
@@ -151,13 +162,26 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     });
     relay.runtime.quotaData = quotaData;
     closers.push(relay.stop);
-    // Reservations a killed process left open are refunded (or settled from their log) before serving.
-    if (config.nodeType === 'master')
-      await reconcileOnStart({ database, logDatabase, options, log: app.log });
+    // Reservations dead processes left open are refunded (or settled, or their settlement written)
+    // before serving; then the master sweeps for processes that die later.
+    if (config.nodeType === 'master') {
+      const ledger = {
+        database,
+        logDatabase,
+        options,
+        log: app.log,
+        instanceId: instance.id,
+        deadAfterMs: ledgerTiming.deadAfterMs,
+      };
+      await reconcileOnStart(ledger);
+      closers.push(startLedgerSweeper(ledger, ledgerTiming.sweepMs));
+    }
     // Closers run in reverse: this process's reservations close before the relay drains and flushes.
     closers.push(async () => {
       if (await relay.runtime.billing.whenIdle(RESERVATION_DRAIN_MS)) return;
-      app.log.warn('reservations still open at shutdown; the next start reconciles them');
+      app.log.warn(
+        'reservations still open at shutdown; the master reconciles them once this process is gone',
+      );
     });
     const services: AppServices = {
       config,

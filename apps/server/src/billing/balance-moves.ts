@@ -68,42 +68,21 @@ export async function debitUpTo(
 
 /**
  * Moves a reservation of `reserved` to the real cost `target` inside a transaction: refunds the
- * excess, or takes the difference as far as the balances go; then bumps used quota and request
- * counts of user, token and channel. Returns what was charged in total.
+ * excess, or takes the difference as far as the balances go. Returns what was charged in total.
+ * The used-quota and request counters are not touched here: the settlement writer adds them in
+ * batches (see settlement-writer.ts).
  */
-export async function chargeAgainstReservation(
+export async function moveToCost(
   trx: Transaction<Database>,
   kind: DatabaseKind,
   payer: Payer,
   reserved: number,
   target: number,
-  channelId: number,
 ): Promise<number> {
-  let charged = target;
   if (target < reserved) {
     await credit(trx, payer, reserved - target);
-  } else if (target > reserved) {
-    charged = reserved + (await debitUpTo(trx, kind, payer, target - reserved));
+    return target;
   }
-  const now = Math.floor(Date.now() / 1000);
-  await trx
-    .updateTable('users')
-    .set({ used_quota: sql`used_quota + ${charged}`, request_count: sql`request_count + 1` })
-    .where('id', '=', payer.userId)
-    .execute();
-  if (payer.tokenId > 0) {
-    await trx
-      .updateTable('tokens')
-      .set({ used_quota: sql`used_quota + ${charged}`, accessed_time: now })
-      .where('id', '=', payer.tokenId)
-      .execute();
-  }
-  if (channelId > 0 && charged > 0) {
-    await trx
-      .updateTable('channels')
-      .set({ used_quota: sql`used_quota + ${charged}` })
-      .where('id', '=', channelId)
-      .execute();
-  }
-  return charged;
+  if (target > reserved) return reserved + (await debitUpTo(trx, kind, payer, target - reserved));
+  return target;
 }

@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@switchyard/shared';
 import { sql, type Transaction } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
+import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
-import { chargeAgainstReservation, credit, type Payer } from './balance-moves.ts';
+import { credit, moveToCost, type Payer } from './balance-moves.ts';
+import { encodeEntry, type PendingSettlement } from './settlement-entry.ts';
+import { ShortOfQuota, SqliteLedger } from './sqlite-ledger.ts';
 
 export type { Payer } from './balance-moves.ts';
 
@@ -30,23 +33,55 @@ export interface Settlement {
   shortfall: number;
 }
 
+/** Builds the consume log row of a settlement from what it charged; null when nothing is logged. */
+export type ConsumeLogBuilder = (settlement: Settlement) => NewLog | null;
+
+/** Where settled calls go to have their log rows and counters written (the settlement writer). */
+export interface SettlementSink {
+  add(settlement: PendingSettlement): void;
+}
+
+export interface BillingOptions {
+  /** This process's node_instances id, stamped on its ledger rows. */
+  instanceId: string;
+  settlements: SettlementSink;
+}
+
 export const quotaError = (message: string) =>
   new GatewayError(ErrorCode.QuotaInsufficient, message, { status: 403 });
 
+const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度不足' : '令牌额度不足');
+
 /**
- * Moves quota for relay calls. Reserve is one transaction of conditional decrements (no
- * overdraft under any concurrency) plus its ledger row; settle charges the difference to the
- * real cost, never below zero; refund returns the reservation. Settle and refund close the
- * ledger row in their own transaction, so a reservation is returned or charged exactly once even
- * when start-up reconciliation (see reservation-ledger.ts) got to it first: then refund does
- * nothing and settle charges the whole cost from the balance.
+ * Moves quota for relay calls. Reserve is one transaction of conditional decrements (no overdraft
+ * under any concurrency) plus its ledger row (state 'reserved', this process's instance id).
+ * Settle is one transaction that moves the balance to the real cost (refunds the excess, or
+ * takes the difference as far as the balance goes) and marks the ledger row 'settled' with what
+ * it charged and the consume log row still to write; the settlement writer then writes the log
+ * rows and the used-quota counters in batches and deletes the rows (see settlement-writer.ts).
+ * Refund deletes the row and credits the reservation. A row reconciled meanwhile (its process was
+ * taken for dead) is not touched twice: refund does nothing, settle charges the whole cost from
+ * the balance and writes a fresh settled row.
+ *
+ * On SQLite the statements are prepared once and run synchronously (sqlite-ledger.ts) unless a
+ * Kysely transaction holds the connection; PostgreSQL and MySQL use Kysely, few statements.
  */
 export class BillingService {
   /** Reservations of this process not yet settled or refunded (shutdown waits for them). */
   private readonly open = new Set<Reservation>();
   private idleWaiters: Array<() => void> = [];
+  private readonly fast: SqliteLedger | undefined;
+  readonly instanceId: string;
+  private readonly settlements: SettlementSink;
 
-  constructor(private readonly handle: DatabaseHandle) {}
+  constructor(
+    private readonly handle: DatabaseHandle,
+    options: BillingOptions,
+  ) {
+    this.instanceId = options.instanceId;
+    this.settlements = options.settlements;
+    this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite) : undefined;
+  }
 
   /** How many reservations this process holds open. */
   get openCount(): number {
@@ -79,7 +114,18 @@ export class BillingService {
     const quota = Math.max(0, Math.trunc(amount));
     const ledgerId = quota === 0 ? '' : randomUUID();
     const reservation: Reservation = { payer, amount: quota, requestId, ledgerId, state: 'reserved' };
-    if (quota > 0) await this.hold(reservation);
+    if (quota > 0) {
+      if (this.fast?.usable) {
+        try {
+          this.fast.reserve({ id: ledgerId, requestId, payer, amount: quota, instanceId: this.instanceId });
+        } catch (error) {
+          if (error instanceof ShortOfQuota) throw quotaError(shortMessage(error.who));
+          throw error;
+        }
+      } else {
+        await this.hold(reservation);
+      }
+    }
     this.open.add(reservation);
     return reservation;
   }
@@ -89,7 +135,8 @@ export class BillingService {
     const tokenLimited = payer.tokenId > 0 && !payer.tokenUnlimited;
     await this.handle.db.transaction().execute(async (trx) => {
       // The ledger row first: every transaction touching a reservation locks it before the
-      // balances (reconcile and settle delete it first), so MySQL never sees opposite lock orders.
+      // balances (reconcile, refund and settle claim it first), so MySQL never sees opposite
+      // lock orders.
       await trx
         .insertInto('reservations')
         .values({
@@ -100,6 +147,7 @@ export class BillingService {
           token_limited: tokenLimited ? 1 : 0,
           amount: quota,
           created_at: Date.now(),
+          instance_id: this.instanceId,
         })
         .execute();
       const user = await trx
@@ -108,7 +156,7 @@ export class BillingService {
         .where('id', '=', payer.userId)
         .where('quota', '>=', quota)
         .executeTakeFirst();
-      if (Number(user.numUpdatedRows) === 0) throw quotaError('用户额度不足');
+      if (Number(user.numUpdatedRows) === 0) throw quotaError(shortMessage('user'));
       if (tokenLimited) {
         const token = await trx
           .updateTable('tokens')
@@ -116,7 +164,7 @@ export class BillingService {
           .where('id', '=', payer.tokenId)
           .where('remain_quota', '>=', quota)
           .executeTakeFirst();
-        if (Number(token.numUpdatedRows) === 0) throw quotaError('令牌额度不足');
+        if (Number(token.numUpdatedRows) === 0) throw quotaError(shortMessage('token'));
       }
     });
   }
@@ -127,9 +175,19 @@ export class BillingService {
     reservation.state = 'refunded';
     try {
       if (reservation.amount === 0) return;
+      const { ledgerId, payer, amount } = reservation;
+      if (this.fast?.usable) {
+        this.fast.refund(ledgerId, payer, amount);
+        return;
+      }
       await this.handle.db.transaction().execute(async (trx) => {
-        // Already reconciled (refunded) by a restarted master: nothing is left to return.
-        if (await closeLedgerRow(trx, reservation)) await credit(trx, reservation.payer, reservation.amount);
+        // Already reconciled (refunded) by the master: nothing is left to return.
+        const deleted = await trx
+          .deleteFrom('reservations')
+          .where('id', '=', ledgerId)
+          .where('state', '=', 'reserved')
+          .executeTakeFirst();
+        if (Number(deleted.numDeletedRows) > 0) await credit(trx, payer, amount);
       });
     } finally {
       this.leave(reservation, 'refunded');
@@ -139,14 +197,35 @@ export class BillingService {
   /**
    * Charges the real cost: refunds the excess of the reservation, or takes the difference from
    * the balance as far as it goes (the rest is reported as shortfall, never a negative balance).
-   * Bumps used quota and request counts of user, token and channel.
+   * `buildLog` makes the consume log row from what was charged; it is kept in the ledger row and
+   * written with the used-quota and request counters by the settlement writer.
    */
-  async settle(reservation: Reservation, cost: number, channelId: number): Promise<Settlement> {
+  async settle(
+    reservation: Reservation,
+    cost: number,
+    channelId: number,
+    buildLog?: ConsumeLogBuilder,
+  ): Promise<Settlement> {
     if (reservation.state !== 'reserved') return { charged: 0, shortfall: 0 };
     reservation.state = 'settled';
     const target = Math.max(0, Math.trunc(cost));
+    const build = (charged: number, shortfall: number) => buildLog?.({ charged, shortfall }) ?? null;
     try {
-      return await this.settleInTransaction(reservation, target, channelId);
+      const pending = this.fast?.usable
+        ? this.fast.settle({
+            ledgerId: reservation.ledgerId,
+            newId: randomUUID(),
+            requestId: reservation.requestId,
+            payer: reservation.payer,
+            reserved: reservation.amount,
+            target,
+            channelId,
+            instanceId: this.instanceId,
+            buildLog: build,
+          })
+        : await this.settleInTransaction(reservation, target, channelId, build);
+      this.settlements.add(pending);
+      return { charged: pending.charged, shortfall: target - pending.charged };
     } finally {
       this.leave(reservation, 'settled');
     }
@@ -156,20 +235,49 @@ export class BillingService {
     reservation: Reservation,
     target: number,
     channelId: number,
-  ): Promise<Settlement> {
+    build: (charged: number, shortfall: number) => NewLog | null,
+  ): Promise<PendingSettlement> {
+    const { payer, ledgerId, requestId } = reservation;
     return this.handle.db.transaction().execute(async (trx) => {
-      // A reservation reconciled meanwhile was given back: charge the whole cost from the balance.
-      const held =
-        reservation.amount > 0 && (await closeLedgerRow(trx, reservation)) ? reservation.amount : 0;
-      const charged = await chargeAgainstReservation(
-        trx,
-        this.handle.kind,
-        reservation.payer,
-        held,
-        target,
-        channelId,
-      );
-      return { charged, shortfall: target - charged };
+      const at = Math.floor(Date.now() / 1000);
+      let log = stampLog(build(target, 0), at);
+      // Claim the row first (lock order: ledger row, then balances).
+      const claimed =
+        ledgerId !== '' &&
+        Number(
+          (
+            await trx
+              .updateTable('reservations')
+              .set({ state: 'settled', charged: target, channel_id: channelId, entry: encodeEntry(at, log) })
+              .where('id', '=', ledgerId)
+              .where('state', '=', 'reserved')
+              .executeTakeFirst()
+          ).numUpdatedRows,
+        ) > 0;
+      const held = claimed ? reservation.amount : 0;
+      const charged = await moveToCost(trx, this.handle.kind, payer, held, target);
+      let id = ledgerId;
+      if (!claimed) {
+        log = stampLog(build(charged, target - charged), at);
+        id = randomUUID();
+        await insertSettledRow(trx, {
+          id,
+          requestId,
+          payer,
+          instanceId: this.instanceId,
+          charged,
+          channelId,
+          entry: encodeEntry(at, log),
+        });
+      } else if (charged !== target) {
+        log = stampLog(build(charged, target - charged), at);
+        await trx
+          .updateTable('reservations')
+          .set({ charged, entry: encodeEntry(at, log) })
+          .where('id', '=', id)
+          .execute();
+      }
+      return { id, userId: payer.userId, tokenId: payer.tokenId, channelId, charged, at, log };
     });
   }
 
@@ -212,12 +320,39 @@ export class BillingService {
   }
 }
 
-/** Deletes the reservation's ledger row; false when it was already gone (reconciled elsewhere). */
-async function closeLedgerRow(trx: Transaction<Database>, reservation: Reservation): Promise<boolean> {
-  if (!reservation.ledgerId) return true;
-  const result = await trx
-    .deleteFrom('reservations')
-    .where('id', '=', reservation.ledgerId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+function stampLog(log: NewLog | null, at: number): NewLog | null {
+  if (log && log.created_at === undefined) log.created_at = at;
+  return log;
+}
+
+/** A settled row for a settlement that found no reserved row (nothing reserved, or reconciled). */
+async function insertSettledRow(
+  trx: Transaction<Database>,
+  row: {
+    id: string;
+    requestId: string;
+    payer: Payer;
+    instanceId: string;
+    charged: number;
+    channelId: number;
+    entry: string;
+  },
+): Promise<void> {
+  await trx
+    .insertInto('reservations')
+    .values({
+      id: row.id,
+      request_id: row.requestId.slice(0, 64),
+      user_id: row.payer.userId,
+      token_id: row.payer.tokenId,
+      token_limited: row.payer.tokenId > 0 && !row.payer.tokenUnlimited ? 1 : 0,
+      amount: 0,
+      created_at: Date.now(),
+      instance_id: row.instanceId,
+      state: 'settled',
+      charged: row.charged,
+      channel_id: row.channelId,
+      entry: row.entry,
+    })
+    .execute();
 }

@@ -5,7 +5,10 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { escapeLike } from '../db/like-pattern.ts';
 import type { Database, LogTable, ReservationTable } from '../db/schema.ts';
 import type { OptionStore } from '../options/option-store.ts';
-import { chargeAgainstReservation, credit, type Payer } from './balance-moves.ts';
+import { credit, moveToCost, type Payer } from './balance-moves.ts';
+import { deadInstanceIds, nextDeathCheck } from './instance-liveness.ts';
+import { applyCounters, insertConsumeLogs } from './ledger-statements.ts';
+import { pendingFromRow } from './settlement-entry.ts';
 
 /** What reconciliation needs: the main database, where log rows go, and how to show quota. */
 export interface LedgerDependencies {
@@ -14,18 +17,29 @@ export interface LedgerDependencies {
   logDatabase: DatabaseHandle;
   formatQuota: (quota: number) => string;
   log: FastifyBaseLogger;
+  /** The reconciling process's own instance id (its rows are never reconciled). */
+  instanceId: string;
+  /** A process whose heartbeat is older than this is dead (milliseconds). */
+  deadAfterMs: number;
 }
 
-/** How many open reservations one pass closed, by outcome. */
+/** How many ledger rows one pass closed, by outcome. */
 export interface ReconcileResult {
+  /** 'reserved' rows given back. */
   refunded: number;
+  /** 'reserved' rows settled from a consume log their request wrote. */
   settled: number;
+  /** 'settled' rows whose log row and counters were written. */
+  completed: number;
 }
 
 type LedgerRow = Selectable<ReservationTable>;
 
-/** The consume log row a reservation's request wrote, if any (quota charged and channel). */
-async function findConsumeLog(logs: Kysely<Database>, row: LedgerRow) {
+/** The consume log row a request wrote, if any (quota charged and channel). */
+async function findConsumeLog(
+  logs: Kysely<Database>,
+  row: Pick<LedgerRow, 'request_id' | 'user_id' | 'created_at'>,
+) {
   if (!row.request_id) return undefined;
   const candidates = await logs
     .selectFrom('logs')
@@ -45,12 +59,13 @@ async function findConsumeLog(logs: Kysely<Database>, row: LedgerRow) {
 }
 
 /**
- * Closes one open reservation: in one transaction, deletes its ledger row (only the caller that
- * deletes it goes on) and either settles it at the quota its consume log recorded or refunds it to
- * user and token, and writes a system log row (in the same transaction when logs share the main
- * database). Returns the outcome, or null when another node closed it first.
+ * Closes one 'reserved' row of a dead process: in one transaction, deletes it (only the caller
+ * that deletes it goes on) and either settles it at the quota its consume log recorded (balance
+ * and counters) or refunds it to user and token, and writes a system log row (in the same
+ * transaction when logs share the main database). Returns the outcome, or null when another node
+ * closed it first.
  */
-async function reconcileOne(
+async function reconcileReserved(
   deps: LedgerDependencies,
   row: LedgerRow,
 ): Promise<'refunded' | 'settled' | null> {
@@ -59,7 +74,11 @@ async function reconcileOne(
   const sharedLogs = logDatabase === database;
   const amount = Number(row.amount);
   const outcome = await database.db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('reservations').where('id', '=', row.id).executeTakeFirst();
+    const deleted = await trx
+      .deleteFrom('reservations')
+      .where('id', '=', row.id)
+      .where('state', '=', 'reserved')
+      .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return null;
     const payer: Payer = {
       userId: row.user_id,
@@ -69,14 +88,24 @@ async function reconcileOne(
     let content: string;
     let other: Record<string, unknown>;
     if (consume) {
-      const charged = await chargeAgainstReservation(
+      const charged = await moveToCost(
         trx,
         database.kind,
         payer,
         amount,
         Math.max(0, Math.trunc(Number(consume.quota))),
-        consume.channel_id,
       );
+      await applyCounters(trx, [
+        {
+          id: row.id,
+          userId: row.user_id,
+          tokenId: row.token_id,
+          channelId: consume.channel_id,
+          charged,
+          at: Math.floor(Date.now() / 1000),
+          log: null,
+        },
+      ]);
       content = `预扣额度对账：请求 ${row.request_id} 已记录消费，按消费日志结算 ${formatQuota(charged)}（预扣 ${formatQuota(amount)}）`;
       other = { reconciled: 'settled', charged_quota: charged };
     } else {
@@ -119,53 +148,184 @@ async function reconcileOne(
 }
 
 /**
- * Reconciles every reservation opened before `before` (milliseconds) that is still open: those a
- * process left behind when it died (kill -9, crash, power loss). Each is settled from its consume
- * log when one was written, otherwise refunded, exactly once (see reconcileOne). A row that
- * fails is logged and left for the next pass.
+ * Finishes one 'settled' row of a dead process: its balance already moved at settlement; what is
+ * left is its consume log row (kept in `entry`) and its counters. With logs in the main database,
+ * one transaction deletes the row first (only the caller that deletes it goes on), inserts the
+ * log row and adds the counters. With a separate log database the row is first claimed for this
+ * process (instance id swapped, so no other node touches it while this one lives), the log row is
+ * written there unless the request's consume log already exists (the dead writer got that far),
+ * then the main transaction deletes the row and adds the counters. Returns false when another
+ * node finished it first.
  */
-export async function reconcileReservations(
-  deps: LedgerDependencies,
-  before: number,
-): Promise<ReconcileResult> {
-  const rows = await deps.database.db
-    .selectFrom('reservations')
-    .selectAll()
-    .where('created_at', '<', before)
-    .orderBy('created_at')
-    .execute();
-  const result: ReconcileResult = { refunded: 0, settled: 0 };
-  for (const row of rows) {
+async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promise<boolean> {
+  const { database, logDatabase } = deps;
+  const pending = pendingFromRow(row);
+  if (logDatabase !== database) {
+    const claimed = await database.db
+      .updateTable('reservations')
+      .set({ instance_id: deps.instanceId })
+      .where('id', '=', row.id)
+      .where('instance_id', '=', row.instance_id)
+      .where('state', '=', 'settled')
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return false;
     try {
-      const outcome = await reconcileOne(deps, row);
-      if (outcome) result[outcome] += 1;
+      const requestId = readRequestId(pending.log?.other);
+      const written =
+        pending.log &&
+        requestId !== '' &&
+        (await findConsumeLog(logDatabase.db, {
+          request_id: requestId,
+          user_id: row.user_id,
+          created_at: pending.at * 1000,
+        }));
+      if (pending.log && !written) await insertConsumeLogs(logDatabase.db, [pending]);
     } catch (error) {
-      deps.log.error({ err: error, reservation: row.id }, 'reservation reconciliation failed');
+      // Hand the row back to its dead owner so the next pass (any node) tries again.
+      await database.db
+        .updateTable('reservations')
+        .set({ instance_id: row.instance_id })
+        .where('id', '=', row.id)
+        .execute()
+        .catch(() => undefined);
+      throw error;
     }
   }
-  if (result.refunded + result.settled > 0) {
-    deps.log.warn(result, 'reconciled reservations left open by a previous process');
+  return database.db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('reservations')
+      .where('id', '=', row.id)
+      .where('state', '=', 'settled')
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return false;
+    if (logDatabase === database) await insertConsumeLogs(trx, [pending]);
+    await applyCounters(trx, [pending]);
+    return true;
+  });
+}
+
+function readRequestId(other: string | null | undefined): string {
+  try {
+    const id = (JSON.parse(other ?? '{}') as { request_id?: unknown }).request_id;
+    return typeof id === 'string' ? id : '';
+  } catch {
+    return '';
   }
-  return result;
+}
+
+/** The ledger's owners and the heartbeats of the known processes. */
+async function readOwners(database: DatabaseHandle) {
+  const owners = await database.db.selectFrom('reservations').select('instance_id').distinct().execute();
+  const beats = await database.db.selectFrom('node_instances').select(['id', 'heartbeat_at']).execute();
+  return { owners: owners.map((row) => row.instance_id ?? ''), beats };
 }
 
 /**
- * Start-up reconciliation on the master: every reservation opened before now is one no living
- * process of this node holds. A failure is logged, never fatal (the rows wait for the next start).
+ * Reconciles the ledger rows of dead processes (row in node_instances gone, or heartbeat older
+ * than `deadAfterMs`; see instance-liveness.ts): 'reserved' rows are settled from their consume
+ * log or refunded, 'settled' rows get their log row and counters, each exactly once even when two
+ * nodes race. Rows of live processes are never touched. Node rows of dead processes are removed.
+ * A row that fails is logged and left for the next pass. `nextCheckAt` says when a process that
+ * still looks alive but holds rows would count as dead.
  */
-export async function reconcileOnStart(
-  deps: Omit<LedgerDependencies, 'formatQuota'> & { options: OptionStore },
-): Promise<ReconcileResult | null> {
+export async function reconcileReservations(
+  deps: LedgerDependencies,
+  now = Date.now(),
+): Promise<ReconcileResult & { nextCheckAt?: number }> {
+  const { database } = deps;
+  const { owners, beats } = await readOwners(database);
+  const dead = deadInstanceIds(owners, beats, now, deps.deadAfterMs, deps.instanceId);
+  const result: ReconcileResult = { refunded: 0, settled: 0, completed: 0 };
+  if (dead.length > 0) {
+    const rows = await database.db
+      .selectFrom('reservations')
+      .selectAll()
+      .where('instance_id', 'in', dead)
+      .orderBy('created_at')
+      .execute();
+    for (const row of rows) {
+      try {
+        if (row.state === 'settled') {
+          if (await completeSettled(deps, row)) result.completed += 1;
+        } else {
+          const outcome = await reconcileReserved(deps, row);
+          if (outcome) result[outcome] += 1;
+        }
+      } catch (error) {
+        deps.log.error({ err: error, reservation: row.id }, 'reservation reconciliation failed');
+      }
+    }
+  }
+  await database.db
+    .deleteFrom('node_instances')
+    .where('heartbeat_at', '<', now - deps.deadAfterMs)
+    .where('id', '!=', deps.instanceId)
+    .execute();
+  if (result.refunded + result.settled + result.completed > 0) {
+    deps.log.warn(result, 'reconciled reservations left open by dead processes');
+  }
+  const live = owners.filter((owner) => !dead.includes(owner));
+  return { ...result, nextCheckAt: nextDeathCheck(live, beats, now, deps.deadAfterMs, deps.instanceId) };
+}
+
+type SweepDependencies = Omit<LedgerDependencies, 'formatQuota'> & { options: OptionStore };
+
+function withFormat(deps: SweepDependencies): LedgerDependencies {
   const { options } = deps;
   const formatQuota = (quota: number) =>
     formatQuotaText(quota, options.getBoolean('DisplayInCurrencyEnabled'), options.getNumber('QuotaPerUnit'));
+  return { ...deps, formatQuota };
+}
+
+/**
+ * Start-up reconciliation on the master: the rows of processes that are dead now (this process's
+ * previous incarnation had another id; a process killed moments ago still looks alive and is left
+ * to the sweep). A failure is logged, never fatal.
+ */
+export async function reconcileOnStart(deps: SweepDependencies): Promise<ReconcileResult | null> {
   try {
-    return await reconcileReservations({ ...deps, formatQuota }, Date.now());
+    return await reconcileReservations(withFormat(deps));
   } catch (error) {
-    deps.log.error(
-      { err: error },
-      'reservation reconciliation failed; open reservations wait for the next start',
-    );
+    deps.log.error({ err: error }, 'reservation reconciliation failed; the sweep tries again');
     return null;
   }
+}
+
+/**
+ * The master's periodic sweep: every `sweepMs`, and also right when a process holding rows will
+ * count as dead, so a killed node's reservations are closed within about `deadAfterMs` of its
+ * last heartbeat. Returns a function that stops it (waiting for a running pass).
+ */
+export function startLedgerSweeper(deps: SweepDependencies, sweepMs: number): () => Promise<void> {
+  const ledger = withFormat(deps);
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, Math.max(10, delay));
+    timer.unref();
+  };
+  const run = () => {
+    if (running || stopped) return;
+    running = reconcileReservations(ledger)
+      .then((result) => {
+        const soon = result.nextCheckAt === undefined ? sweepMs : result.nextCheckAt - Date.now();
+        schedule(Math.min(sweepMs, soon));
+      })
+      .catch((error: unknown) => {
+        deps.log.error({ err: error }, 'reservation sweep failed');
+        schedule(sweepMs);
+      })
+      .finally(() => {
+        running = null;
+      });
+  };
+  schedule(sweepMs);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (running) await running;
+  };
 }

@@ -11,6 +11,13 @@ import type { Database } from './schema.ts';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: DatabaseKind;
+  /**
+   * The raw better-sqlite3 connection Kysely also uses (SQLite only), for synchronous prepared
+   * statements on the hot path. Use it only while `sqlite.inTransaction` is false: a Kysely
+   * transaction on this connection may be open across awaits, and a write made then would commit
+   * or roll back with it.
+   */
+  sqlite?: SQLite.Database;
   destroy(): Promise<void>;
 }
 
@@ -40,6 +47,7 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500) {
 /** Opens a connection pool for the target. SQLite runs in WAL mode with a busy timeout. */
 export function openDatabase(target: DatabaseTarget): DatabaseHandle {
   let db: Kysely<Database>;
+  let raw: SQLite.Database | undefined;
   if (target.kind === 'sqlite') {
     const file = target.location || './data/switchyard.db';
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -48,6 +56,7 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = OFF');
+    raw = sqlite;
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (target.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -77,5 +86,5 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     });
     db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   }
-  return { db, kind: target.kind, destroy: () => db.destroy() };
+  return { db, kind: target.kind, sqlite: raw, destroy: () => db.destroy() };
 }

@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LogRepository, NewLog } from '../db/repositories/log-repository.ts';
+import type { SettlementWriter } from './settlement-writer.ts';
 
 /**
  * Writes log rows in batches off the response path: rows queue in memory and are inserted every
  * `intervalMs` or when `batchSize` rows are waiting. `flush()` drains the queue (shutdown, tests).
  * A failed insert is retried once with the next batch; rows are never silently dropped while the
- * process lives.
+ * process lives. Consume log rows of settled calls do not come here: the settlement writer
+ * (`settlements`) writes them with their counters; `flush()` and `close()` drain it too.
  */
 export class LogWriter {
   private queue: NewLog[] = [];
@@ -17,8 +19,9 @@ export class LogWriter {
     private readonly log: FastifyBaseLogger,
     private readonly batchSize = 200,
     intervalMs = 500,
+    readonly settlements: SettlementWriter | null = null,
   ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer = setInterval(() => void this.flushRows(), intervalMs);
     this.timer.unref();
   }
 
@@ -27,11 +30,16 @@ export class LogWriter {
     // Rows are built for this call by their writer: stamping in place saves a copy per request.
     if (row.created_at === undefined) row.created_at = Math.floor(Date.now() / 1000);
     this.queue.push(row);
-    if (this.queue.length >= this.batchSize) void this.flush();
+    if (this.queue.length >= this.batchSize) void this.flushRows();
   }
 
-  /** Inserts everything queued so far. */
+  /** Writes the settled calls and inserts every row queued so far. */
   async flush(): Promise<void> {
+    await this.settlements?.flush();
+    await this.flushRows();
+  }
+
+  private async flushRows(): Promise<void> {
     while (this.flushing) await this.flushing;
     if (this.queue.length === 0) return;
     const batch = this.queue;
@@ -48,10 +56,11 @@ export class LogWriter {
     await this.flushing;
   }
 
-  /** Stops the timer and writes what is left. */
+  /** Stops the timers and writes what is left. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.flush();
-    if (this.queue.length > 0) await this.flush();
+    await this.settlements?.close();
+    await this.flushRows();
+    if (this.queue.length > 0) await this.flushRows();
   }
 }

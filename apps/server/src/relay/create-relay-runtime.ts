@@ -1,6 +1,7 @@
 import { preloadTokenizers } from '@switchyard/relay-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { BillingService } from '../billing/billing-service.ts';
+import type { LedgerTiming } from '../billing/ledger-timing.ts';
 import type { Config } from '../config/env.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { ChannelRepository } from '../db/repositories/channel-repository.ts';
@@ -9,6 +10,7 @@ import type { TokenRepository } from '../db/repositories/token-repository.ts';
 import type { UserRepository } from '../db/repositories/user-repository.ts';
 import type { ChangeBus } from '../lib/change-bus.ts';
 import { LogWriter } from '../logs/log-writer.ts';
+import { SettlementWriter } from '../logs/settlement-writer.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { QuotaNotifier } from '../notifications/quota-notifier.ts';
 import type { OptionStore } from '../options/option-store.ts';
@@ -22,6 +24,10 @@ import { UpstreamClient } from './upstream-client.ts';
 interface RelayDependencies {
   config: Config;
   database: DatabaseHandle;
+  logDatabase: DatabaseHandle;
+  /** This process's node_instances id (stamped on its ledger rows). */
+  instanceId: string;
+  ledgerTiming: LedgerTiming;
   channels: ChannelRepository;
   tokens: TokenRepository;
   users: UserRepository;
@@ -44,6 +50,13 @@ export async function createRelayRuntime(
 ): Promise<{ runtime: RelayRuntime; stop: () => Promise<void> }> {
   // Load the tokenizer tables now, not on the first request (about 0.8 s and 70 MB).
   preloadTokenizers();
+  const settlements = new SettlementWriter({
+    database: deps.database,
+    logDatabase: deps.logDatabase,
+    log: deps.log,
+    batchSize: deps.ledgerTiming.batchSize,
+    intervalMs: deps.ledgerTiming.flushMs,
+  });
   const channelIndex = new ChannelIndex(() => deps.channels.listEnabledForIndex());
   await channelIndex.rebuild();
   const runtime: RelayRuntime = {
@@ -53,9 +66,9 @@ export async function createRelayRuntime(
       (id) => deps.users.findById(id),
       deps.config.syncFrequencySeconds * 1000,
     ),
-    billing: new BillingService(deps.database),
+    billing: new BillingService(deps.database, { instanceId: deps.instanceId, settlements }),
     upstream: new UpstreamClient(deps.config),
-    logWriter: new LogWriter(deps.logs, deps.log),
+    logWriter: new LogWriter(deps.logs, deps.log, 200, 500, settlements),
     quotaNotifier: new QuotaNotifier(deps, deps.log),
     providerSettings: createProviderSettingsSource(deps.options),
     fetch: globalThis.fetch,

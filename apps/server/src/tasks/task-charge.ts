@@ -1,6 +1,7 @@
 import { formatQuota, LogType } from '@switchyard/shared';
 import type { AppServices } from '../app-services.ts';
-import type { Reservation } from '../billing/billing-service.ts';
+import type { Reservation, Settlement } from '../billing/billing-service.ts';
+import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { TokenRow } from '../db/repositories/token-repository.ts';
 import { priceTablesOf } from '../relay/stages/price-request.ts';
 import type { CachedUser } from '../relay/token-cache.ts';
@@ -48,7 +49,8 @@ export function unpricedMessage(caller: TaskCaller, model: string): string {
 
 /**
  * Reserves the task's price before the upstream call (conditional decrements of user and token,
- * so concurrent submits never overdraw); throws the billing quota error when short.
+ * so concurrent submits never overdraw); throws the billing quota error when short. The ledger
+ * row carries the request id (reconciliation names it in its log).
  */
 export function reserveTaskQuota(
   services: AppServices,
@@ -58,13 +60,15 @@ export function reserveTaskQuota(
   return services.relay.billing.reserve(
     { userId: caller.user.id, tokenId: caller.token.id, tokenUnlimited: caller.token.unlimited_quota },
     amount,
+    caller.requestId,
   );
 }
 
 /**
- * Charges an accepted submit: settles the reservation at the price (used quota and request
- * counts of user, token and channel), then the dashboard data, the low-quota warning and the
- * consume log `模型固定价格 …，分组倍率 …，操作 <action>，ID <task id>`.
+ * Charges an accepted submit: settles the reservation at the price (the used quota and request
+ * counts of user, token and channel follow in the settlement writer's batch, with the consume log
+ * `模型固定价格 …，分组倍率 …，操作 <action>，ID <task id>`), then the dashboard data and the
+ * low-quota warning.
  */
 export async function chargeTask(
   services: AppServices,
@@ -76,7 +80,29 @@ export async function chargeTask(
   taskId: string,
 ): Promise<number> {
   const { relay, options } = services;
-  const settlement = await relay.billing.settle(reservation, price.quota, channelId);
+  const buildLog = options.getBoolean('LogConsumeEnabled')
+    ? (settlement: Settlement): NewLog => ({
+        type: LogType.Consume,
+        user_id: caller.user.id,
+        username: caller.user.username,
+        token_id: caller.token.id,
+        token_name: caller.token.name,
+        model_name: price.model,
+        quota: settlement.charged,
+        channel_id: channelId,
+        group: caller.group,
+        ip: caller.ip,
+        use_time: Math.max(0, Math.round((performance.now() - caller.startedAt) / 1000)),
+        content: `模型固定价格 ${price.modelPrice.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}，操作 ${action}${taskId ? `，ID ${taskId}` : ''}`,
+        other: JSON.stringify({
+          model_price: price.modelPrice,
+          group_ratio: price.groupRatio,
+          request_id: caller.requestId,
+          admin_info: { use_channel: [String(channelId)] },
+        }),
+      })
+    : undefined;
+  const settlement = await relay.billing.settle(reservation, price.quota, channelId, buildLog);
   await relay.quotaNotifier.afterCharge(caller.user.id, settlement.charged);
   if (options.getBoolean('DataExportEnabled')) {
     relay.quotaData?.record({
@@ -85,28 +111,6 @@ export async function chargeTask(
       modelName: price.model,
       quota: settlement.charged,
       tokenUsed: 0,
-    });
-  }
-  if (options.getBoolean('LogConsumeEnabled')) {
-    relay.logWriter.write({
-      type: LogType.Consume,
-      user_id: caller.user.id,
-      username: caller.user.username,
-      token_id: caller.token.id,
-      token_name: caller.token.name,
-      model_name: price.model,
-      quota: settlement.charged,
-      channel_id: channelId,
-      group: caller.group,
-      ip: caller.ip,
-      use_time: Math.max(0, Math.round((performance.now() - caller.startedAt) / 1000)),
-      content: `模型固定价格 ${price.modelPrice.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}，操作 ${action}${taskId ? `，ID ${taskId}` : ''}`,
-      other: JSON.stringify({
-        model_price: price.modelPrice,
-        group_ratio: price.groupRatio,
-        request_id: caller.requestId,
-        admin_info: { use_channel: [String(channelId)] },
-      }),
     });
   }
   return settlement.charged;

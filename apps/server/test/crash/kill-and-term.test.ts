@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { chat, openStream, type Payer, preparePayer, streamedContent } from './gateway-client.ts';
-import { expectBalancedBooks, readBooks } from './ledger-checks.ts';
+import { expectBalancedBooks, FAST_LEDGER_ENV, readBooks, waitForEmptyLedger } from './ledger-checks.ts';
 import { eventually, logLines, type ServerProcess, startServer, stopServer } from './server-process.ts';
 
 /**
@@ -36,7 +36,7 @@ describe('crash safety: SIGKILL and SIGTERM', () => {
   });
 
   it('refunds the killed stream and settles a logged call at the next start', async () => {
-    server = await startServer(database.target);
+    server = await startServer(database.target, FAST_LEDGER_ENV);
     handle = openDatabase(database.target);
     payer = await preparePayer(server, mock.url, START_QUOTA);
 
@@ -115,7 +115,13 @@ describe('crash safety: SIGKILL and SIGTERM', () => {
         .execute();
     });
 
-    server = await startServer(database.target, { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    server = await startServer(database.target, {
+      ...FAST_LEDGER_ENV,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    });
+    // The legacy row (no instance id) is reconciled at start; the killed process's own row as
+    // soon as its heartbeat is older than NODE_DEAD_AFTER_MS (at start, or by the master's sweep).
+    await waitForEmptyLedger(handle);
     const books = await expectBalancedBooks(handle, payer, START_QUOTA);
     // Refunded in full: the killed stream costs nothing; the logged call costs what it logged.
     expect(books.loggedQuota).toBe(beforeStream.loggedQuota + logged);

@@ -1,6 +1,26 @@
 import { expect } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { Payer } from './gateway-client.ts';
+import { eventually } from './server-process.ts';
+
+/**
+ * Ledger intervals for spawned servers: heartbeats every 300 ms, dead after 2 s, the master's
+ * sweep every 500 ms, so a killed process's rows are reconciled within a few seconds.
+ */
+export const FAST_LEDGER_ENV = {
+  NODE_HEARTBEAT_MS: '300',
+  NODE_DEAD_AFTER_MS: '2000',
+  LEDGER_SWEEP_MS: '500',
+};
+
+/** Waits until the ledger is empty (reconciled, batches written), up to `timeoutMs`. */
+export async function waitForEmptyLedger(handle: DatabaseHandle, timeoutMs = 30_000): Promise<void> {
+  await eventually(
+    'the reservation ledger to empty',
+    async () => (await handle.db.selectFrom('reservations').select('id').execute()).length === 0,
+    timeoutMs,
+  );
+}
 
 /** Balances and ledger state of the payer, read straight from the database. */
 export async function readBooks(handle: DatabaseHandle, payer: Pick<Payer, 'userId' | 'tokenId'>) {

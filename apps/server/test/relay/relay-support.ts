@@ -98,8 +98,12 @@ export async function settledLogs(fixture: RelayFixture) {
     .execute();
 }
 
-/** Reads a user's balance columns. */
+/**
+ * Reads a user's balance columns, after the settlement writer's pending batch (used quota and
+ * request counts are written in batches, balances at settlement).
+ */
 export async function userBalance(fixture: RelayFixture, userId: number) {
+  await fixture.t.app.services.relay.drain();
   return fixture.t.app.services.database.db
     .selectFrom('users')
     .select(['quota', 'used_quota', 'request_count'])
@@ -198,8 +202,9 @@ export async function deleteChannels(fixture: RelayFixture, ids: Iterable<number
   }
 }
 
-/** Reads a token row. */
+/** Reads a token row (after the pending settlement batch: used quota, accessed time). */
 export async function tokenRow(fixture: RelayFixture, id: number) {
+  await fixture.t.app.services.relay.drain();
   return fixture.t.app.services.database.db
     .selectFrom('tokens')
     .selectAll()
@@ -207,8 +212,9 @@ export async function tokenRow(fixture: RelayFixture, id: number) {
     .executeTakeFirstOrThrow();
 }
 
-/** Reads a channel's used quota. */
+/** Reads a channel's used quota (after the pending settlement batch). */
 export async function channelUsedQuota(fixture: RelayFixture, id: number): Promise<number> {
+  await fixture.t.app.services.relay.drain();
   const row = await fixture.t.app.services.database.db
     .selectFrom('channels')
     .select('used_quota')

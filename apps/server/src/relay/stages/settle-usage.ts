@@ -1,6 +1,8 @@
 import type { Usage } from '@switchyard/relay-kit';
 import { LogType } from '@switchyard/shared';
+import type { Settlement } from '../../billing/billing-service.ts';
 import { type BilledUsage, computeQuota } from '../../billing/compute-quota.ts';
+import type { NewLog } from '../../db/repositories/log-repository.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import type { RelayContext } from '../relay-context.ts';
@@ -52,46 +54,14 @@ function describePrice(context: RelayContext): string {
   return `模型倍率 ${price.modelRatio.toFixed(2)}，补全倍率 ${price.completionRatio.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
 }
 
-/**
- * Stages 8–9, after the response is done (never awaited by it): computes the real cost from the
- * upstream usage — or, when the upstream sent none, from the prompt estimate plus the output
- * counted locally — settles it against the reservation, and queues the consume log row.
- * Partial-stream policy: a call that delivered anything is billed for what was delivered; a call
- * that delivered nothing is refunded in full.
- */
-export async function settleUsage(
+/** The consume log row of a settled call: the quota is what settlement charged. */
+function consumeLogRow(
   context: RelayContext,
-  runtime: RelayRuntime,
-  options: OptionStore,
   outcome: CallOutcome,
-) {
-  if (!outcome.delivered) {
-    await runtime.billing.refund(context.reservation);
-    return;
-  }
-  const usage: BilledUsage = outcome.usage
-    ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
-    : {
-        promptTokens: context.promptEstimate,
-        completionTokens: outcome.localCompletionTokens(),
-        cachedTokens: 0,
-        cacheWriteTokens: 0,
-      };
-  const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
-  const settlement = await runtime.billing.settle(context.reservation, cost, outcome.channel.id);
-  runtime.metrics?.quotaCharged(settlement.charged);
-  await runtime.quotaNotifier.afterCharge(context.caller.user.id, settlement.charged);
+  usage: BilledUsage,
+  settlement: Settlement,
+): NewLog {
   const { caller, price, call } = context;
-  if (options.getBoolean('DataExportEnabled')) {
-    runtime.quotaData?.record({
-      userId: caller.user.id,
-      username: caller.user.username,
-      modelName: call.model,
-      quota: settlement.charged,
-      tokenUsed: usage.promptTokens + usage.completionTokens,
-    });
-  }
-  if (!options.getBoolean('LogConsumeEnabled')) return;
   const notes: string[] = [];
   if (!outcome.usage) notes.push('上游未返回用量，已按本地计数计费');
   if (outcome.interruption) notes.push(outcome.interruption);
@@ -118,7 +88,7 @@ export async function settleUsage(
   }
   if (settlement.shortfall > 0) other.shortfall_quota = settlement.shortfall;
   if (typeof call.body.reasoning_effort === 'string') other.reasoning_effort = call.body.reasoning_effort;
-  runtime.logWriter.write({
+  return {
     type: LogType.Consume,
     user_id: caller.user.id,
     username: caller.user.username,
@@ -135,5 +105,51 @@ export async function settleUsage(
     ip: context.clientIp,
     content: [describePrice(context), ...notes].join('，'),
     other: JSON.stringify(other),
-  });
+  };
+}
+
+/**
+ * Stages 8–9, after the response is done (never awaited by it): computes the real cost from the
+ * upstream usage — or, when the upstream sent none, from the prompt estimate plus the output
+ * counted locally — and settles it against the reservation; the consume log row (built from what
+ * settlement charged) is kept with the settled ledger row and written in the settlement writer's
+ * next batch with the usage counters.
+ * Partial-stream policy: a call that delivered anything is billed for what was delivered; a call
+ * that delivered nothing is refunded in full.
+ */
+export async function settleUsage(
+  context: RelayContext,
+  runtime: RelayRuntime,
+  options: OptionStore,
+  outcome: CallOutcome,
+) {
+  if (!outcome.delivered) {
+    await runtime.billing.refund(context.reservation);
+    return;
+  }
+  const usage: BilledUsage = outcome.usage
+    ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
+    : {
+        promptTokens: context.promptEstimate,
+        completionTokens: outcome.localCompletionTokens(),
+        cachedTokens: 0,
+        cacheWriteTokens: 0,
+      };
+  const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
+  const buildLog = options.getBoolean('LogConsumeEnabled')
+    ? (settlement: Settlement) => consumeLogRow(context, outcome, usage, settlement)
+    : undefined;
+  const settlement = await runtime.billing.settle(context.reservation, cost, outcome.channel.id, buildLog);
+  runtime.metrics?.quotaCharged(settlement.charged);
+  await runtime.quotaNotifier.afterCharge(context.caller.user.id, settlement.charged);
+  const { caller, call } = context;
+  if (options.getBoolean('DataExportEnabled')) {
+    runtime.quotaData?.record({
+      userId: caller.user.id,
+      username: caller.user.username,
+      modelName: call.model,
+      quota: settlement.charged,
+      tokenUsed: usage.promptTokens + usage.completionTokens,
+    });
+  }
 }

@@ -1,0 +1,75 @@
+import { sql, type Transaction } from 'kysely';
+import type { DatabaseKind } from '../config/env.ts';
+import type { Database } from '../db/schema.ts';
+import type { Executor } from './balance-moves.ts';
+import { aggregateCounters, completeLogRow, type PendingSettlement } from './settlement-entry.ts';
+
+/** Adds a batch's used quota, request counts and token access times (one UPDATE per id). */
+export async function applyCounters(trx: Executor, items: readonly PendingSettlement[]): Promise<void> {
+  const counters = aggregateCounters(items);
+  for (const user of counters.users) {
+    await trx
+      .updateTable('users')
+      .set({
+        used_quota: sql`used_quota + ${user.quota}`,
+        request_count: sql`request_count + ${user.requests}`,
+      })
+      .where('id', '=', user.id)
+      .execute();
+  }
+  for (const token of counters.tokens) {
+    await trx
+      .updateTable('tokens')
+      .set({ used_quota: sql`used_quota + ${token.quota}`, accessed_time: token.accessedAt })
+      .where('id', '=', token.id)
+      .execute();
+  }
+  for (const channel of counters.channels) {
+    await trx
+      .updateTable('channels')
+      .set({ used_quota: sql`used_quota + ${channel.quota}` })
+      .where('id', '=', channel.id)
+      .execute();
+  }
+}
+
+/** Inserts the consume log rows of a batch (none when logging was off for all of them). */
+export async function insertConsumeLogs(
+  executor: Executor,
+  items: readonly PendingSettlement[],
+): Promise<void> {
+  const rows = items.flatMap((item) => (item.log ? [completeLogRow(item.log, item.at)] : []));
+  if (rows.length > 0) await executor.insertInto('logs').values(rows).execute();
+}
+
+/**
+ * Deletes the batch's settled ledger rows and returns the ids this transaction deleted: only
+ * those are written (a row reconciled meanwhile by the master was written by it). One statement
+ * with RETURNING on SQLite and PostgreSQL; MySQL locks the rows first and deletes what it found.
+ */
+export async function claimSettledRows(
+  trx: Transaction<Database>,
+  kind: DatabaseKind,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  if (kind === 'mysql') {
+    const found = await trx
+      .selectFrom('reservations')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('state', '=', 'settled')
+      .forUpdate()
+      .execute();
+    const claimed = found.map((row) => row.id);
+    if (claimed.length > 0) await trx.deleteFrom('reservations').where('id', 'in', claimed).execute();
+    return new Set(claimed);
+  }
+  const deleted = await trx
+    .deleteFrom('reservations')
+    .where('id', 'in', ids)
+    .where('state', '=', 'settled')
+    .returning('id')
+    .execute();
+  return new Set(deleted.map((row) => row.id));
+}

@@ -1,0 +1,52 @@
+import { ConfigError } from '../config/env.ts';
+
+/** Intervals of the reservation ledger's background work (milliseconds) and the batch size. */
+export interface LedgerTiming {
+  /** How often the settlement writer writes settled calls (SETTLEMENT_FLUSH_MS, 200). */
+  flushMs: number;
+  /** A batch is written at once when this many settled calls wait (SETTLEMENT_BATCH_SIZE, 50). */
+  batchSize: number;
+  /** How often a process records that it is alive (NODE_HEARTBEAT_MS, 5 s). */
+  heartbeatMs: number;
+  /** A process whose heartbeat is older than this is dead (NODE_DEAD_AFTER_MS, 30 s). */
+  deadAfterMs: number;
+  /** How often the master reconciles reservations of dead processes (LEDGER_SWEEP_MS, 10 s). */
+  sweepMs: number;
+}
+
+export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
+  flushMs: 200,
+  batchSize: 50,
+  heartbeatMs: 5_000,
+  deadAfterMs: 30_000,
+  sweepMs: 10_000,
+};
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}
+
+/**
+ * Reads the ledger intervals from the environment (tests shorten them). The dead-after time must
+ * exceed two heartbeats, or a live process that beats a little late would be taken for dead.
+ */
+export function ledgerTimingFromEnv(env: NodeJS.ProcessEnv = process.env): LedgerTiming {
+  const d = DEFAULT_LEDGER_TIMING;
+  const timing: LedgerTiming = {
+    flushMs: positive(env, 'SETTLEMENT_FLUSH_MS', d.flushMs),
+    batchSize: positive(env, 'SETTLEMENT_BATCH_SIZE', d.batchSize),
+    heartbeatMs: positive(env, 'NODE_HEARTBEAT_MS', d.heartbeatMs),
+    deadAfterMs: positive(env, 'NODE_DEAD_AFTER_MS', d.deadAfterMs),
+    sweepMs: positive(env, 'LEDGER_SWEEP_MS', d.sweepMs),
+  };
+  if (timing.deadAfterMs <= 2 * timing.heartbeatMs) {
+    throw new ConfigError('NODE_DEAD_AFTER_MS must be more than twice NODE_HEARTBEAT_MS');
+  }
+  return timing;
+}

@@ -1,0 +1,238 @@
+import type SQLite from 'better-sqlite3';
+import type { NewLog } from '../db/repositories/log-repository.ts';
+import type { Payer } from './balance-moves.ts';
+import {
+  aggregateCounters,
+  completeLogRow,
+  encodeEntry,
+  type PendingSettlement,
+} from './settlement-entry.ts';
+
+/** The logs table's columns in the order of the prepared insert. */
+const LOG_COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'use_time',
+  'is_stream',
+  'channel_id',
+  'token_id',
+  'group',
+  'ip',
+  'other',
+] as const;
+
+const prepareAll = (db: SQLite.Database) => ({
+  holdUser: db.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
+  holdToken: db.prepare(
+    'UPDATE tokens SET remain_quota = remain_quota - ? WHERE id = ? AND remain_quota >= ?',
+  ),
+  insertReserved: db.prepare(
+    'INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  ),
+  insertSettled: db.prepare(
+    "INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id, state, charged, channel_id, entry) VALUES (?, ?, ?, ?, ?, 0, ?, ?, 'settled', ?, ?, ?)",
+  ),
+  claim: db.prepare(
+    "UPDATE reservations SET state = 'settled', charged = ?, channel_id = ?, entry = ? WHERE id = ? AND state = 'reserved'",
+  ),
+  fixCharge: db.prepare('UPDATE reservations SET charged = ?, entry = ? WHERE id = ?'),
+  unreserve: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'reserved'"),
+  creditUser: db.prepare('UPDATE users SET quota = quota + ? WHERE id = ?'),
+  creditToken: db.prepare('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?'),
+  userQuota: db.prepare('SELECT quota FROM users WHERE id = ?').pluck(),
+  tokenRemain: db.prepare('SELECT remain_quota FROM tokens WHERE id = ?').pluck(),
+  deleteSettled: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'settled'"),
+  insertLog: db.prepare(
+    `INSERT INTO logs (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`,
+  ),
+  userCounters: db.prepare(
+    'UPDATE users SET used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?',
+  ),
+  tokenCounters: db.prepare('UPDATE tokens SET used_quota = used_quota + ?, accessed_time = ? WHERE id = ?'),
+  channelCounters: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
+});
+
+type Statements = ReturnType<typeof prepareAll>;
+
+export interface SqliteReserve {
+  id: string;
+  requestId: string;
+  payer: Payer;
+  amount: number;
+  instanceId: string;
+}
+
+export interface SqliteSettle {
+  /** '' when nothing was reserved. */
+  ledgerId: string;
+  newId: string;
+  requestId: string;
+  payer: Payer;
+  reserved: number;
+  target: number;
+  channelId: number;
+  instanceId: string;
+  buildLog: (charged: number, shortfall: number) => NewLog | null;
+}
+
+/** Thrown inside the reserve transaction (rolls it back); mapped to the quota error by the caller. */
+export class ShortOfQuota extends Error {
+  constructor(readonly who: 'user' | 'token') {
+    super(who);
+  }
+}
+
+const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
+
+/**
+ * The ledger's hot statements on SQLite, prepared once and run synchronously inside a
+ * better-sqlite3 IMMEDIATE transaction (no query builder, no await, the write lock taken up
+ * front). Callers use it only while `usable` (no Kysely transaction is open on the connection).
+ */
+export class SqliteLedger {
+  private statements: Statements | undefined;
+  private readonly reserveTx;
+  private readonly refundTx;
+  private readonly settleTx;
+  private readonly batchTx;
+
+  constructor(private readonly db: SQLite.Database) {
+    this.reserveTx = db.transaction((r: SqliteReserve) => {
+      const s = this.prepared();
+      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) throw new ShortOfQuota('user');
+      const tokenLimited = limited(r.payer);
+      if (tokenLimited && s.holdToken.run(r.amount, r.payer.tokenId, r.amount).changes === 0) {
+        throw new ShortOfQuota('token');
+      }
+      s.insertReserved.run(
+        r.id,
+        r.requestId.slice(0, 64),
+        r.payer.userId,
+        r.payer.tokenId,
+        tokenLimited ? 1 : 0,
+        r.amount,
+        Date.now(),
+        r.instanceId,
+      );
+    });
+    this.refundTx = db.transaction((id: string, payer: Payer, amount: number) => {
+      const s = this.prepared();
+      if (s.unreserve.run(id).changes === 0) return;
+      this.credit(s, payer, amount);
+    });
+    this.settleTx = db.transaction((r: SqliteSettle): PendingSettlement => {
+      const s = this.prepared();
+      const at = Math.floor(Date.now() / 1000);
+      const { payer, target } = r;
+      let log = stamp(r.buildLog(target, 0), at);
+      const claimed =
+        r.ledgerId !== '' && s.claim.run(target, r.channelId, encodeEntry(at, log), r.ledgerId).changes > 0;
+      const held = claimed ? r.reserved : 0;
+      let charged = target;
+      if (target < held) this.credit(s, payer, held - target);
+      else if (target > held) charged = held + this.debitUpTo(s, payer, target - held);
+      let id = r.ledgerId;
+      if (!claimed) {
+        // Reconciled meanwhile (or nothing reserved): the whole cost came from the balance; a new
+        // settled row carries the log and counters.
+        log = stamp(r.buildLog(charged, target - charged), at);
+        id = r.newId;
+        s.insertSettled.run(
+          id,
+          r.requestId.slice(0, 64),
+          payer.userId,
+          payer.tokenId,
+          limited(payer) ? 1 : 0,
+          Date.now(),
+          r.instanceId,
+          charged,
+          r.channelId,
+          encodeEntry(at, log),
+        );
+      } else if (charged !== target) {
+        log = stamp(r.buildLog(charged, target - charged), at);
+        s.fixCharge.run(charged, encodeEntry(at, log), id);
+      }
+      return {
+        id,
+        userId: payer.userId,
+        tokenId: payer.tokenId,
+        channelId: r.channelId,
+        charged,
+        at,
+        log,
+      };
+    });
+    this.batchTx = db.transaction((items: readonly PendingSettlement[], withLogs: boolean) => {
+      const s = this.prepared();
+      const claimed = items.filter((item) => s.deleteSettled.run(item.id).changes > 0);
+      if (withLogs) {
+        for (const item of claimed) {
+          if (!item.log) continue;
+          const row = completeLogRow(item.log, item.at) as Record<string, unknown>;
+          s.insertLog.run(LOG_COLUMNS.map((column) => row[column] ?? null));
+        }
+      }
+      const counters = aggregateCounters(claimed);
+      for (const user of counters.users) s.userCounters.run(user.quota, user.requests, user.id);
+      for (const token of counters.tokens) s.tokenCounters.run(token.quota, token.accessedAt, token.id);
+      for (const channel of counters.channels) s.channelCounters.run(channel.quota, channel.id);
+      return claimed.length;
+    });
+  }
+
+  /** False while a Kysely transaction holds the connection: then use the Kysely path. */
+  get usable(): boolean {
+    return !this.db.inTransaction;
+  }
+
+  private prepared(): Statements {
+    this.statements ??= prepareAll(this.db);
+    return this.statements;
+  }
+
+  private credit(s: Statements, payer: Payer, amount: number): void {
+    s.creditUser.run(amount, payer.userId);
+    if (limited(payer)) s.creditToken.run(amount, payer.tokenId);
+  }
+
+  private debitUpTo(s: Statements, payer: Payer, wanted: number): number {
+    let available = Math.max(0, Number(s.userQuota.get(payer.userId) ?? 0));
+    if (limited(payer))
+      available = Math.min(available, Math.max(0, Number(s.tokenRemain.get(payer.tokenId) ?? 0)));
+    const take = Math.min(wanted, available);
+    if (take > 0) this.credit(s, payer, -take);
+    return take;
+  }
+
+  reserve(r: SqliteReserve): void {
+    this.reserveTx.immediate(r);
+  }
+
+  refund(id: string, payer: Payer, amount: number): void {
+    this.refundTx.immediate(id, payer, amount);
+  }
+
+  settle(r: SqliteSettle): PendingSettlement {
+    return this.settleTx.immediate(r);
+  }
+
+  /** Deletes the batch's settled rows, writes their logs (when `withLogs`) and counters. */
+  writeBatch(items: readonly PendingSettlement[], withLogs: boolean): number {
+    return this.batchTx.immediate(items, withLogs);
+  }
+}
+
+/** Stamps the log row with the settlement time (in place, as the log writer did). */
+function stamp(log: NewLog | null, at: number): NewLog | null {
+  if (log && log.created_at === undefined) log.created_at = at;
+  return log;
+}

@@ -1,0 +1,126 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { SettlementSink } from '../billing/billing-service.ts';
+import { applyCounters, claimSettledRows, insertConsumeLogs } from '../billing/ledger-statements.ts';
+import type { PendingSettlement } from '../billing/settlement-entry.ts';
+import { SqliteLedger } from '../billing/sqlite-ledger.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+
+export interface SettlementWriterOptions {
+  database: DatabaseHandle;
+  /** The logs database; the main one unless LOG_SQL_DSN is set. */
+  logDatabase: DatabaseHandle;
+  log: FastifyBaseLogger;
+  /** Write a batch when this many settled calls wait. */
+  batchSize: number;
+  /** ... or this often (milliseconds). */
+  intervalMs: number;
+}
+
+/**
+ * Writes settled calls in batches, off the response path: every `intervalMs` or `batchSize`
+ * calls, one main-database transaction deletes the batch's settled ledger rows, inserts their
+ * consume log rows (when logs share the main database) and adds the used-quota, request and
+ * access counters, one UPDATE per distinct user, token and channel. With a separate log database
+ * the log rows go there first. Until a batch commits its ledger rows stay 'settled', so after a
+ * kill -9 reconciliation writes what is missing. Only rows this transaction deleted are written:
+ * a row the master reconciled meanwhile is not written twice. A failed batch stays queued and is
+ * retried; nothing is dropped while the process lives. On SQLite the batch runs as prepared
+ * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection.
+ */
+export class SettlementWriter implements SettlementSink {
+  private queue: PendingSettlement[] = [];
+  private flushing: Promise<void> | null = null;
+  private scheduled = false;
+  private failing = false;
+  private readonly timer: NodeJS.Timeout;
+  private readonly fast: SqliteLedger | undefined;
+  private readonly sharedLogs: boolean;
+
+  constructor(private readonly options: SettlementWriterOptions) {
+    this.sharedLogs = options.logDatabase === options.database;
+    this.fast = options.database.sqlite ? new SqliteLedger(options.database.sqlite) : undefined;
+    this.timer = setInterval(() => void this.flush(), options.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Settled calls waiting to be written. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Queues one settled call; never waits for the database. */
+  add(settlement: PendingSettlement): void {
+    this.queue.push(settlement);
+    if (this.queue.length >= this.options.batchSize && !this.scheduled) {
+      // Not in the caller's stack: settle returns first, the batch runs on the next turn.
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.flush();
+      });
+    }
+  }
+
+  /** Writes everything queued so far, batch by batch; a failed batch stays queued. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, this.options.batchSize);
+      this.queue = this.queue.slice(batch.length);
+      let ok = true;
+      this.flushing = this.write(batch)
+        .then(() => {
+          if (this.failing) this.options.log.info('settlement batches are written again');
+          this.failing = false;
+        })
+        .catch((error: unknown) => {
+          ok = false;
+          if (!this.failing) {
+            this.options.log.error(
+              { err: error, settlements: batch.length },
+              'settlement batch failed; it stays queued and is retried',
+            );
+          }
+          this.failing = true;
+          this.queue = batch.concat(this.queue);
+        })
+        .finally(() => {
+          this.flushing = null;
+        });
+      await this.flushing;
+      if (!ok) return;
+    }
+  }
+
+  private async write(batch: PendingSettlement[]): Promise<void> {
+    if (!this.sharedLogs) {
+      const unlogged = batch.filter((item) => item.log && !item.logged);
+      if (unlogged.length > 0) {
+        await insertConsumeLogs(this.options.logDatabase.db, unlogged);
+        for (const item of unlogged) item.logged = true;
+      }
+    }
+    if (this.fast?.usable) {
+      this.fast.writeBatch(batch, this.sharedLogs);
+      return;
+    }
+    const { database } = this.options;
+    await database.db.transaction().execute(async (trx) => {
+      const claimed = await claimSettledRows(
+        trx,
+        database.kind,
+        batch.map((item) => item.id),
+      );
+      const mine = batch.filter((item) => claimed.has(item.id));
+      if (this.sharedLogs) await insertConsumeLogs(trx, mine);
+      await applyCounters(trx, mine);
+    });
+  }
+
+  /** Stops the timer and writes what is left (one retry). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+    if (this.queue.length > 0) await this.flush();
+  }
+}
