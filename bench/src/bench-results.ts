@@ -31,6 +31,13 @@ export interface SoakResult extends PhaseResult {
   slopeMbPerMinute: number;
   /** RSS at the end of each minute of the soak, MB (absent in runs made before it was recorded). */
   rssPerMinuteMb?: number[];
+  /**
+   * Slope of the V8 heap's floor (lowest heap-used sample of each 30 s, read from /metrics) over
+   * the last 80%, MB per minute: what survives collection. Absent when /metrics gave too few samples.
+   */
+  heapFloorSlopeMbPerMinute?: number;
+  /** The heap floor at the end of each minute, MB. */
+  heapFloorPerMinuteMb?: number[];
 }
 
 export interface TargetResults {

@@ -27,6 +27,8 @@ import {
   stopAll,
 } from './processes.ts';
 import { bodies } from './request-bodies.ts';
+import { sampleHeap } from './soak/heap-sampler.ts';
+import { perMinuteMb, slopeMbPerMinute, windowFloors } from './soak/soak-series.ts';
 import {
   buildSwitchyard,
   checkPortkeyInstalled,
@@ -78,34 +80,6 @@ async function measure(
   } finally {
     sampler.stop();
   }
-}
-
-/** Least-squares slope of RSS (MB per minute) over the samples after the first fifth of the soak. */
-function rssSlope(samples: { at: number; rss: number }[]): number {
-  const kept = samples.slice(Math.floor(samples.length / 5));
-  if (kept.length < 2) return 0;
-  const xs = kept.map((sample) => (sample.at - kept[0]!.at) / 60_000);
-  const ys = kept.map((sample) => sample.rss / 2 ** 20);
-  const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const meanY = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let numerator = 0;
-  let denominator = 0;
-  for (let i = 0; i < xs.length; i++) {
-    numerator += (xs[i]! - meanX) * (ys[i]! - meanY);
-    denominator += (xs[i]! - meanX) ** 2;
-  }
-  return denominator === 0 ? 0 : numerator / denominator;
-}
-
-/** The RSS sample closest to the end of each minute, MB. */
-function perMinute(samples: { at: number; rss: number }[]): number[] {
-  if (samples.length === 0) return [];
-  const start = samples[0]!.at;
-  const minutes: number[] = [];
-  for (const sample of samples) {
-    minutes[Math.floor((sample.at - start) / 60_000)] = Math.round(sample.rss / 2 ** 20);
-  }
-  return minutes.filter((value) => value !== undefined);
 }
 
 const strip = ({ rssSamples: _samples, ...phase }: PhaseResult & { rssSamples?: unknown }): PhaseResult =>
@@ -193,23 +167,36 @@ async function benchTarget(
   if (config.soakSeconds > 0 && target.name === 'switchyard') {
     log(`  soak: ${config.soakRate} req/s for ${config.soakSeconds} s`);
     const startRss = readRss(target.process.pid);
+    const heap = sampleHeap(`${target.url}/metrics`);
     const soak = await measure(target, load, {
       kind: 'paced',
       ...chat,
       rate: config.soakRate,
       durationSeconds: config.soakSeconds,
     });
+    const rss = soak.rssSamples.map((sample) => ({ at: sample.at, bytes: sample.rss }));
+    const heapFloors = windowFloors(heap.stop(), 30_000);
     results.soak = {
       ...strip(soak),
       seconds: config.soakSeconds,
       rate: config.soakRate,
       startRss,
       endRss: readRss(target.process.pid),
-      slopeMbPerMinute: rssSlope(soak.rssSamples),
-      rssPerMinuteMb: perMinute(soak.rssSamples),
+      slopeMbPerMinute: slopeMbPerMinute(rss),
+      rssPerMinuteMb: perMinuteMb(rss),
+      ...(heapFloors.length >= 4
+        ? {
+            heapFloorSlopeMbPerMinute: slopeMbPerMinute(heapFloors),
+            heapFloorPerMinuteMb: perMinuteMb(heapFloors),
+          }
+        : {}),
     };
     describe('soak', results.soak);
-    log(`  soak RSS slope ${results.soak.slopeMbPerMinute.toFixed(2)} MB/min`);
+    log(
+      `  soak RSS slope ${results.soak.slopeMbPerMinute.toFixed(2)} MB/min, heap floor slope ${
+        results.soak.heapFloorSlopeMbPerMinute?.toFixed(2) ?? '—'
+      } MB/min`,
+    );
     await pause();
   }
   for (const rate of rates.filter((value) => value > config.embeddingsRate)) await chatAt(rate);

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { heapUsedOf, perMinuteMb, slopeMbPerMinute, windowFloors } from './soak-series.ts';
+
+const MB = 2 ** 20;
+
+describe('soak series', () => {
+  it('finds the slope of a steadily growing series and ignores the warm-up fifth', () => {
+    const growing = Array.from({ length: 61 }, (_, i) => ({ at: i * 10_000, bytes: (100 + i) * MB }));
+    // One MB every 10 s is 6 MB per minute.
+    expect(slopeMbPerMinute(growing)).toBeCloseTo(6, 5);
+    const warmUpThenFlat = growing.map((sample, i) => ({ ...sample, bytes: (i < 10 ? i * 50 : 500) * MB }));
+    expect(slopeMbPerMinute(warmUpThenFlat)).toBeCloseTo(0, 5);
+  });
+
+  it('takes the lowest sample of each window, so collection saw-teeth do not read as growth', () => {
+    const sawTooth = Array.from({ length: 120 }, (_, i) => ({
+      at: i * 5_000,
+      bytes: (50 + (i % 6) * 30) * MB,
+    }));
+    const floors = windowFloors(sawTooth, 60_000);
+    expect(floors).toHaveLength(10);
+    expect(floors.every((floor) => floor.bytes === 50 * MB)).toBe(true);
+    expect(slopeMbPerMinute(floors)).toBeCloseTo(0, 5);
+  });
+
+  it('reports the sample nearest the end of each minute in MB', () => {
+    const samples = [0, 30_000, 59_000, 61_000, 119_000].map((at, i) => ({ at, bytes: (i + 1) * MB }));
+    expect(perMinuteMb(samples)).toEqual([3, 5]);
+    expect(perMinuteMb([])).toEqual([]);
+  });
+
+  it('reads the heap gauge from Prometheus text', () => {
+    const text =
+      '# TYPE nodejs_heap_used_bytes gauge\nnodejs_heap_used_bytes 123456\nprocess_resident_memory_bytes 9\n';
+    expect(heapUsedOf(text)).toBe(123456);
+    expect(heapUsedOf('process_resident_memory_bytes 9\n')).toBeUndefined();
+  });
+});

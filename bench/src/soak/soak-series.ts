@@ -1,0 +1,59 @@
+/**
+ * Pure helpers for the soak verdict. RSS swings by a hundred MB with garbage collection, so its
+ * slope over ten minutes says little; the V8 heap's floor (the lowest heap-used sample in each
+ * window, i.e. what survived the last collection) grows only when something is kept.
+ */
+
+/** One reading: milliseconds since an arbitrary origin and a size in bytes. */
+export interface Sample {
+  at: number;
+  bytes: number;
+}
+
+/** Least-squares slope in MB per minute over the samples after the first fifth (warm-up). */
+export function slopeMbPerMinute(samples: Sample[]): number {
+  const kept = samples.slice(Math.floor(samples.length / 5));
+  if (kept.length < 2) return 0;
+  const origin = kept[0]!.at;
+  const xs = kept.map((sample) => (sample.at - origin) / 60_000);
+  const ys = kept.map((sample) => sample.bytes / 2 ** 20);
+  const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const meanY = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let numerator = 0;
+  let denominator = 0;
+  for (let i = 0; i < xs.length; i++) {
+    numerator += (xs[i]! - meanX) * (ys[i]! - meanY);
+    denominator += (xs[i]! - meanX) ** 2;
+  }
+  return denominator === 0 ? 0 : numerator / denominator;
+}
+
+/** The lowest sample of each window of `windowMs` (stamped at the window's lowest point). */
+export function windowFloors(samples: Sample[], windowMs: number): Sample[] {
+  if (samples.length === 0) return [];
+  const origin = samples[0]!.at;
+  const floors: Sample[] = [];
+  for (const sample of samples) {
+    const index = Math.floor((sample.at - origin) / windowMs);
+    const current = floors[index];
+    if (current === undefined || sample.bytes < current.bytes) floors[index] = sample;
+  }
+  return floors.filter((floor) => floor !== undefined);
+}
+
+/** The sample closest to the end of each minute, in whole MB. */
+export function perMinuteMb(samples: Sample[]): number[] {
+  if (samples.length === 0) return [];
+  const origin = samples[0]!.at;
+  const minutes: number[] = [];
+  for (const sample of samples) {
+    minutes[Math.floor((sample.at - origin) / 60_000)] = Math.round(sample.bytes / 2 ** 20);
+  }
+  return minutes.filter((value) => value !== undefined);
+}
+
+/** Reads `nodejs_heap_used_bytes` from a Prometheus text exposition; undefined when absent. */
+export function heapUsedOf(metricsText: string): number | undefined {
+  const match = /^nodejs_heap_used_bytes(?:\{\})?\s+([0-9.eE+]+)\s*$/m.exec(metricsText);
+  return match ? Number(match[1]) : undefined;
+}
