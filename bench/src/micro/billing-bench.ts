@@ -1,10 +1,14 @@
 /**
  * Micro-benchmark of what one relay call asks of the database, without HTTP: the reservation
- * (BillingService.reserve), the settlement (BillingService.settle) and its share of a batched
- * consume-log insert (LogRepository.insertMany, 200 rows at a time), on SQLite in a temporary
- * directory with the real migrations. This is the part of Switchyard's per-request CPU that no
- * relay change can remove; the report sets it beside the measured CPU per request. Then the same
- * work without the query builder, and in the shape issue 9 asks for (see billing-floor.ts).
+ * (BillingService.reserve), the settlement (BillingService.settle, which marks the ledger row
+ * settled with its consume log row) and its share of the settlement writer's batch (consume log
+ * rows, counters aggregated per user/token/channel and the ledger deletes, one transaction per 50
+ * calls), on SQLite in a temporary directory with the real migrations. This is the part of
+ * Switchyard's per-request CPU that no relay change can remove; the report sets it beside the
+ * measured CPU per request. The same work through the Kysely path (what SQLite falls back to while
+ * a Kysely transaction holds the connection; the statement shape PostgreSQL and MySQL run) is
+ * `kyselyPathUs`. Then the old statements prepared without the query builder, and the shape issue 9
+ * asks for (see billing-floor.ts).
  *
  *   node --conditions=source --import tsx bench/src/micro/billing-bench.ts
  */
@@ -12,9 +16,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BillingService } from '../../../apps/server/src/billing/billing-service.ts';
-import { openDatabase } from '../../../apps/server/src/db/database.ts';
+import { type DatabaseHandle, openDatabase } from '../../../apps/server/src/db/database.ts';
 import { migrateDatabases } from '../../../apps/server/src/db/migrate.ts';
-import { LogRepository, type NewLog } from '../../../apps/server/src/db/repositories/log-repository.ts';
+import type { NewLog } from '../../../apps/server/src/db/repositories/log-repository.ts';
+import { SettlementWriter } from '../../../apps/server/src/logs/settlement-writer.ts';
 import { type BillingFloorResult, runBillingFloor } from './billing-floor.ts';
 
 export interface BillingBenchResult extends BillingFloorResult {
@@ -22,11 +27,15 @@ export interface BillingBenchResult extends BillingFloorResult {
   /** CPU (user + system) per call of this process, microseconds. */
   reserveUs: number;
   settleUs: number;
+  /** Share per call of the settlement writer's batch (log row, counters, ledger delete). */
   logRowUs: number;
   totalUs: number;
+  /** reserve + settle + batch share through the Kysely path (no prepared fast path). */
+  kyselyPathUs: number;
 }
 
-const LOG_BATCH = 200;
+const BATCH = 50;
+const quietLog = { error: () => undefined, info: () => undefined, warn: () => undefined } as never;
 
 function consumeRow(index: number): NewLog {
   return {
@@ -73,33 +82,42 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       .insertInto('channels')
       .values({ id: 1, name: 'mock', key: 'x', models: 'gpt-4o-mini' } as never)
       .execute();
-    const billing = new BillingService(handle);
-    const logs = new LogRepository(handle.db);
     const payer = { userId: 1, tokenId: 1, tokenUnlimited: true };
-    const round = async (count: number, offset: number) => {
+    const round = async (handleUsed: DatabaseHandle, count: number, offset: number) => {
+      // A long interval: the batch is written here every BATCH calls, measured on its own.
+      const writer = new SettlementWriter({
+        database: handleUsed,
+        logDatabase: handleUsed,
+        log: quietLog,
+        batchSize: 1_000_000,
+        intervalMs: 3_600_000,
+      });
+      const billing = new BillingService(handleUsed, { instanceId: 'bench', settlements: writer });
       let reserve = 0;
       let settle = 0;
       let log = 0;
-      let rows: NewLog[] = [];
       for (let i = 0; i < count; i++) {
         let at = cpuUs();
         const reservation = await billing.reserve(payer, 2_000, `bench-${offset + i}`);
         reserve += cpuUs() - at;
         at = cpuUs();
-        await billing.settle(reservation, 1_234, 1);
+        await billing.settle(reservation, 1_234, 1, () => consumeRow(offset + i));
         settle += cpuUs() - at;
-        rows.push(consumeRow(offset + i));
-        if (rows.length === LOG_BATCH) {
+        if (writer.pending === BATCH) {
           at = cpuUs();
-          await logs.insertMany(rows);
+          await writer.flush();
           log += cpuUs() - at;
-          rows = [];
         }
       }
+      await writer.close();
       return { reserve, settle, log };
     };
-    await round(1_000, 0); // warm-up: JIT, statement cache, table pages
-    const measured = await round(calls, 1_000);
+    // The Kysely path: the same handle without the raw connection.
+    const kyselyHandle: DatabaseHandle = { ...handle, sqlite: undefined };
+    await round(handle, 1_000, 0); // warm-up: JIT, statement cache, table pages
+    const measured = await round(handle, calls, 1_000);
+    await round(kyselyHandle, 1_000, 1_000 + calls);
+    const viaKysely = await round(kyselyHandle, calls, 2_000 + calls);
     const per = (us: number) => us / calls;
     const result = {
       calls,
@@ -107,6 +125,7 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       settleUs: per(measured.settle),
       logRowUs: per(measured.log),
       totalUs: per(measured.reserve + measured.settle + measured.log),
+      kyselyPathUs: per(viaKysely.reserve + viaKysely.settle + viaKysely.log),
     };
     await handle.destroy();
     return { ...result, ...runBillingFloor(file, calls) };
