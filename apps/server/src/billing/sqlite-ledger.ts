@@ -50,9 +50,6 @@ const prepareAll = (db: SQLite.Database) => ({
   userQuota: db.prepare('SELECT quota FROM users WHERE id = ?').pluck(),
   tokenRemain: db.prepare('SELECT remain_quota FROM tokens WHERE id = ?').pluck(),
   deleteSettled: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'settled'"),
-  insertLog: db.prepare(
-    `INSERT INTO logs (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`,
-  ),
   userCounters: db.prepare(
     'UPDATE users SET used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?',
   ),
@@ -61,6 +58,12 @@ const prepareAll = (db: SQLite.Database) => ({
 });
 
 type Statements = ReturnType<typeof prepareAll>;
+
+/** Prepared only when logs share this database (with LOG_SQL_DSN it has no logs table). */
+const prepareLogInsert = (db: SQLite.Database) =>
+  db.prepare(
+    `INSERT INTO logs (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')})`,
+  );
 
 export interface SqliteReserve {
   id: string;
@@ -99,6 +102,7 @@ const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
  */
 export class SqliteLedger {
   private statements: Statements | undefined;
+  private logInsert: SQLite.Statement | undefined;
   private readonly reserveTx;
   private readonly refundTx;
   private readonly settleTx;
@@ -175,10 +179,11 @@ export class SqliteLedger {
       const s = this.prepared();
       const claimed = items.filter((item) => s.deleteSettled.run(item.id).changes > 0);
       if (withLogs) {
+        this.logInsert ??= prepareLogInsert(this.db);
         for (const item of claimed) {
           if (!item.log) continue;
           const row = completeLogRow(item.log, item.at) as Record<string, unknown>;
-          s.insertLog.run(LOG_COLUMNS.map((column) => row[column] ?? null));
+          this.logInsert.run(LOG_COLUMNS.map((column) => row[column] ?? null));
         }
       }
       const counters = aggregateCounters(claimed);

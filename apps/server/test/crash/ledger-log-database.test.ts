@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BillingService } from '../../src/billing/billing-service.ts';
+import { reconcileReservations } from '../../src/billing/reservation-ledger.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { migrateDatabases } from '../../src/db/migrate.ts';
+import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+/**
+ * The ledger with logs in their own database (LOG_SQL_DSN): the settlement writer puts the log
+ * rows there and the counters in the main database; a dead process's settled rows get their log
+ * row once — not again when the dead writer had already written it before its main transaction.
+ */
+
+const USER = 5;
+const TOKEN = 6;
+const CHANNEL = 2;
+const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
+const buildLog = (requestId: string) => (settlement: { charged: number }) => ({
+  type: 2,
+  user_id: USER,
+  token_id: TOKEN,
+  channel_id: CHANNEL,
+  quota: settlement.charged,
+  other: JSON.stringify({ request_id: requestId }),
+});
+
+describe('reservation ledger with a separate log database', () => {
+  let mainDb: TestDatabase;
+  let logDb: TestDatabase;
+  let main: DatabaseHandle;
+  let logs: DatabaseHandle;
+  const consumeLogs = () =>
+    logs.db.selectFrom('logs').select(['quota', 'other']).where('type', '=', 2).orderBy('id').execute();
+  const counters = async () => {
+    const user = await main.db
+      .selectFrom('users')
+      .select(['quota', 'used_quota', 'request_count'])
+      .where('id', '=', USER)
+      .executeTakeFirstOrThrow();
+    return { quota: Number(user.quota), used: Number(user.used_quota), requests: Number(user.request_count) };
+  };
+
+  beforeAll(async () => {
+    mainDb = await createTestDatabase();
+    logDb = await createTestDatabase();
+    main = openDatabase(mainDb.target);
+    logs = openDatabase(logDb.target);
+    await migrateDatabases(main.db as never, logs.db as never);
+    await main.db
+      .insertInto('users')
+      .values({ id: USER, username: 'split', quota: 50_000, aff_code: 'split', access_token: null })
+      .execute();
+    await main.db
+      .insertInto('tokens')
+      .values({ id: TOKEN, user_id: USER, key: 'splitkey', name: 'split', unlimited_quota: 1 })
+      .execute();
+  });
+  afterAll(async () => {
+    await main?.destroy();
+    await logs?.destroy();
+    await mainDb?.drop();
+    await logDb?.drop();
+  });
+
+  it('writes log rows to the log database and counters to the main one, each once', async () => {
+    const writer = new SettlementWriter({
+      database: main,
+      logDatabase: logs,
+      log: quietLog,
+      batchSize: 100,
+      intervalMs: 3_600_000,
+    });
+    const billing = new BillingService(main, { instanceId: 'live', settlements: writer });
+    const payer = { userId: USER, tokenId: TOKEN, tokenUnlimited: true };
+    for (const cost of [300, 400]) {
+      const reservation = await billing.reserve(payer, 1000, `req-split-${cost}`);
+      await billing.settle(reservation, cost, CHANNEL, buildLog(`req-split-${cost}`));
+    }
+    expect(await consumeLogs()).toEqual([]);
+    await writer.close();
+    expect((await consumeLogs()).map((log) => Number(log.quota))).toEqual([300, 400]);
+    expect(await counters()).toEqual({ quota: 50_000 - 700, used: 700, requests: 2 });
+    expect(await main.db.selectFrom('reservations').selectAll().execute()).toEqual([]);
+  });
+
+  it('completes a dead process’s settled rows without writing a log row its writer already wrote', async () => {
+    const before = await counters();
+    const rows = ['written', 'missing'].map((name, index) => ({
+      id: `dead-${name}`,
+      request_id: `req-dead-${name}`,
+      user_id: USER,
+      token_id: TOKEN,
+      token_limited: 0,
+      amount: 0,
+      created_at: Date.now() - 60_000,
+      instance_id: 'killed-process',
+      state: 'settled',
+      charged: 100 * (index + 1),
+      channel_id: CHANNEL,
+      entry: JSON.stringify({
+        at: Math.floor(Date.now() / 1000) - 60,
+        log: buildLog(`req-dead-${name}`)({ charged: 100 * (index + 1) }),
+      }),
+    }));
+    await main.db.insertInto('reservations').values(rows).execute();
+    // The killed writer got as far as the log database for the first row.
+    await logs.db
+      .insertInto('logs')
+      .values({
+        ...buildLog('req-dead-written')({ charged: 100 }),
+        created_at: Math.floor(Date.now() / 1000) - 60,
+      })
+      .execute();
+    const reconcile = () =>
+      reconcileReservations({
+        database: main,
+        logDatabase: logs,
+        formatQuota: String,
+        log: quietLog,
+        instanceId: 'master',
+        deadAfterMs: 30_000,
+      });
+    expect(await reconcile()).toMatchObject({ completed: 2, refunded: 0 });
+    expect(await reconcile()).toMatchObject({ completed: 0 });
+    const written = (await consumeLogs()).filter((log) => log.other?.includes('req-dead-'));
+    expect(written.map((log) => JSON.parse(log.other!).request_id).sort()).toEqual([
+      'req-dead-missing',
+      'req-dead-written',
+    ]);
+    expect(await counters()).toEqual({
+      quota: before.quota,
+      used: before.used + 300,
+      requests: before.requests + 2,
+    });
+    expect(await main.db.selectFrom('reservations').selectAll().execute()).toEqual([]);
+  });
+});
