@@ -1,4 +1,4 @@
-import type { NewLog } from '../db/repositories/log-repository.ts';
+import { LOG_COLUMN_DEFAULTS, type NewLog } from '../db/repositories/log-repository.ts';
 
 /**
  * A settled call whose consume log row and counters are not written yet. Its ledger row (state
@@ -98,25 +98,7 @@ export function aggregateCounters(items: readonly PendingSettlement[]): CounterI
   };
 }
 
-/** The defaults of the logs table's NOT NULL columns (migration 101), for rows written in bulk. */
-export const LOG_DEFAULTS = {
-  user_id: 0,
-  type: 0,
-  username: '',
-  token_name: '',
-  model_name: '',
-  quota: 0,
-  prompt_tokens: 0,
-  completion_tokens: 0,
-  use_time: 0,
-  is_stream: 0,
-  channel_id: 0,
-  token_id: 0,
-  group: '',
-  ip: '',
-} satisfies Partial<NewLog>;
-
 /** Every column of a log row, defaults filled in (a multi-row insert needs the same columns). */
 export function completeLogRow(log: NewLog, at: number): NewLog {
-  return { ...LOG_DEFAULTS, created_at: at, content: null, other: null, ...log };
+  return { ...LOG_COLUMN_DEFAULTS, created_at: at, content: null, other: null, ...log };
 }

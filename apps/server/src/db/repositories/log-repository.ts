@@ -59,7 +59,7 @@ function applyLogFilter<Q extends LogQuery>(query: Q, filter: LogFilter): Q {
 const CONSUME = LogType.Consume;
 
 /** The defaults of the logs table's NOT NULL columns (migration 101). */
-const LOG_COLUMN_DEFAULTS = {
+export const LOG_COLUMN_DEFAULTS = {
   user_id: 0,
   type: 0,
   username: '',
