@@ -214,7 +214,7 @@ export { listOpenAIFamilyModels, readModelNames } from './providers/openai/opena
 export { CLOUDFLARE_AI_GATEWAY } from './providers/openai/openai-request-target.js';
 export { createOpenAIResponsesTap } from './providers/openai/openai-responses-tap.js';
 export { createOpenAIStreamTransformer } from './providers/openai/openai-stream-transformer.js';
-export { createOpenAIUsageTap, DEFAULT_MAX_COLLECTED_CHARS } from './providers/openai/openai-usage-tap.js';
+export { createOpenAIUsageTap } from './providers/openai/openai-usage-tap.js';
 export {
   defineOpenAICompatibleProvider,
   type OpenAICompatibleProviderConfig,
@@ -228,6 +228,7 @@ export {
   isSupportedChannelType,
   listSupportedChannelTypes,
 } from './providers/registry.js';
+export { DEFAULT_MAX_COLLECTED_CHARS } from './providers/tap-findings.js';
 export {
   createServiceAccountJwt,
   createVertexTokenSource,

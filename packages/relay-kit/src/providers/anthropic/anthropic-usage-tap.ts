@@ -1,23 +1,13 @@
-import type { FinishReason } from '../../spec/finish-reason.js';
-import type {
-  PassthroughTap,
-  PassthroughTapOptions,
-  PassthroughTapResult,
-} from '../../spec/passthrough-tap.js';
-import type { UpstreamError } from '../../spec/upstream-error.js';
-import { concatBytes, NO_BYTES } from '../../util/bytes.js';
-import { GeneratedTextCollector } from '../../util/generated-text-collector.js';
-import { DEFAULT_MAX_COLLECTED_CHARS } from '../openai/openai-usage-tap.js';
+import type { PassthroughTap, PassthroughTapOptions } from '../../spec/passthrough-tap.js';
+import { createSseUsageTap } from '../sse-usage-tap.js';
+import { MALFORMED, type TapFindings } from '../tap-findings.js';
 import type { AnthropicStreamEvent } from './anthropic-api.js';
 import { anthropicStreamError } from './anthropic-error.js';
 import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
 
-/** Beyond this many characters in one unfinished line the tap stops parsing and only forwards. */
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
 /** Events that carry nothing the tap needs: never parsed. */
 const SKIPPED_EVENTS = new Set(['ping', 'content_block_stop']);
-const encoder = new TextEncoder();
 
 /**
  * The pass-through tap for Anthropic Messages streams (`event:` + `data:` lines). Every input
@@ -27,58 +17,45 @@ const encoder = new TextEncoder();
  * collects generated text, thinking, tool names and tool input for local counting. `sawDone` means
  * `message_stop` arrived; events whose JSON is broken are counted in `malformedEvents`.
  * `dropUsageOnlyChunk` does not apply (Anthropic has no usage-only event); `endOfStream`, when
- * set, is written after the upstream's last byte.
+ * set, is written after the upstream's last byte. Lines and chunking: {@link createSseUsageTap}.
  */
 export function createAnthropicUsageTap(options: PassthroughTapOptions = {}): PassthroughTap {
-  const onMalformedEvent = options.onMalformedEvent;
-  const collectText = options.collectText !== false;
-  const endOfStream = options.endOfStream;
-  const now = options.now ?? (() => performance.now());
-  const generated = new GeneratedTextCollector(options.maxCollectedChars ?? DEFAULT_MAX_COLLECTED_CHARS);
+  return createSseUsageTap(options, (findings) => ({
+    eventNames: true,
+    read: anthropicEventReader(findings),
+  }));
+}
+
+/** Reads one Anthropic event (its `event:` name and `data:`). */
+function anthropicEventReader(findings: TapFindings): (data: string, name: string | undefined) => undefined {
+  const collectText = findings.collectText;
+  const generated = findings.generated;
   const usage = new AnthropicStreamUsage();
-  const decoder = new TextDecoder();
-  let partial = '';
-  let parsing = true;
-  let finished = false;
-  let eventName: string | undefined;
+  const applyUsage = (raw: unknown, fromStart: boolean) => {
+    usage.apply(raw, fromStart);
+    findings.usage = usage.result();
+  };
 
-  let finishReason: FinishReason | undefined;
-  let rawFinishReason: string | undefined;
-  let firstEventAt: number | undefined;
-  let eventCount = 0;
-  let sawDone = false;
-  let streamError: UpstreamError | undefined;
-  let responseId: string | undefined;
-  let model: string | undefined;
-  let malformedEvents = 0;
-
-  const handlePayload = (name: string | undefined, data: string) => {
-    eventCount++;
-    if (firstEventAt === undefined) firstEventAt = now();
+  return (data, name) => {
     if (name === 'message_stop') {
-      sawDone = true;
+      findings.sawDone = true;
       return;
     }
     if (name !== undefined && SKIPPED_EVENTS.has(name)) return;
     if (name === 'content_block_delta' && !collectText) return;
-    let payload: AnthropicStreamEvent;
-    try {
-      payload = JSON.parse(data) as AnthropicStreamEvent;
-    } catch {
-      malformedEvents++;
-      onMalformedEvent?.(data);
+    const parsed = findings.parse(data);
+    if (parsed === MALFORMED) return;
+    if (typeof parsed !== 'object' || parsed === null) {
+      findings.malformedEvents++;
       return;
     }
-    if (typeof payload !== 'object' || payload === null) {
-      malformedEvents++;
-      return;
-    }
+    const payload = parsed as AnthropicStreamEvent;
     switch (payload.type ?? name) {
       case 'message_start': {
         const message = payload.message ?? {};
-        if (typeof message.id === 'string') responseId = message.id;
-        if (typeof message.model === 'string') model = message.model;
-        usage.apply(message.usage, true);
+        if (typeof message.id === 'string') findings.responseId = message.id;
+        if (typeof message.model === 'string') findings.model = message.model;
+        applyUsage(message.usage, true);
         return;
       }
       case 'content_block_start': {
@@ -99,110 +76,20 @@ export function createAnthropicUsageTap(options: PassthroughTapOptions = {}): Pa
       case 'message_delta': {
         const raw = payload.delta?.stop_reason;
         if (typeof raw === 'string' && raw !== '') {
-          rawFinishReason = raw;
-          finishReason = mapAnthropicFinishReason(raw);
+          findings.rawFinishReason = raw;
+          findings.finishReason = mapAnthropicFinishReason(raw);
         }
-        usage.apply(payload.usage, false);
+        applyUsage(payload.usage, false);
         return;
       }
       case 'message_stop':
-        sawDone = true;
+        findings.sawDone = true;
         return;
       case 'error':
-        streamError = anthropicStreamError(data);
+        findings.error = anthropicStreamError(data);
         return;
       default:
         return;
     }
-  };
-
-  const handleLine = (line: string) => {
-    const end = line.length > 0 && line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
-    if (end === 0) {
-      eventName = undefined;
-      return;
-    }
-    if (line.startsWith('event:')) {
-      eventName = line.slice(line.charCodeAt(6) === 32 ? 7 : 6, end);
-    } else if (line.startsWith('data:')) {
-      handlePayload(eventName, line.slice(line.charCodeAt(5) === 32 ? 6 : 5, end));
-    }
-  };
-
-  const parseText = (text: string) => {
-    let start = 0;
-    let newline = text.indexOf('\n');
-    while (newline !== -1) {
-      const line =
-        start === 0 && partial !== '' ? partial + text.slice(0, newline) : text.slice(start, newline);
-      if (start === 0) partial = '';
-      handleLine(line);
-      start = newline + 1;
-      newline = text.indexOf('\n', start);
-    }
-    partial = start === 0 ? partial + text : text.slice(start);
-    if (partial.length > MAX_LINE_CHARS) {
-      parsing = false;
-      partial = '';
-      malformedEvents++;
-    }
-  };
-
-  const push = (chunk: Uint8Array): Uint8Array => {
-    if (finished || chunk.length === 0 || !parsing) return chunk;
-    parseText(decoder.decode(chunk, { stream: true }));
-    return chunk;
-  };
-
-  const finish = (): Uint8Array => {
-    if (finished) return NO_BYTES;
-    finished = true;
-    if (parsing) {
-      const tail = partial + decoder.decode();
-      partial = '';
-      if (tail !== '') handleLine(tail);
-    }
-    const out: Uint8Array[] = [];
-    if (endOfStream !== undefined) {
-      const trailer = endOfStream(result());
-      if (trailer !== undefined) out.push(typeof trailer === 'string' ? encoder.encode(trailer) : trailer);
-    }
-    return concatBytes(out);
-  };
-
-  const result = (): PassthroughTapResult => ({
-    usage: usage.result(),
-    finishReason,
-    rawFinishReason,
-    firstEventAt,
-    eventCount,
-    sawDone,
-    droppedUsageChunk: false,
-    error: streamError,
-    responseId,
-    model,
-    generated: generated.result(),
-    malformedEvents,
-  });
-
-  let streamCreated = false;
-  return {
-    push,
-    finish,
-    result,
-    stream() {
-      if (streamCreated) throw new Error('PassthroughTap.stream() may only be called once');
-      streamCreated = true;
-      return new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          const out = push(chunk);
-          if (out.length > 0) controller.enqueue(out);
-        },
-        flush(controller) {
-          const out = finish();
-          if (out.length > 0) controller.enqueue(out);
-        },
-      });
-    },
   };
 }
