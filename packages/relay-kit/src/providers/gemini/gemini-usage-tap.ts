@@ -26,9 +26,9 @@ export function createGeminiUsageTap(options: PassthroughTapOptions = {}): Passt
 
 /** Reads one Gemini `data:` payload (a `GenerateContentResponse`). */
 function geminiEventReader(findings: TapFindings): (payload: string) => undefined {
-  const collectText = findings.collectText;
-  const generated = findings.generated;
+  // A function call anywhere in the stream turns a STOP into "tool-calls".
   let sawFunctionCall = false;
+  const { collectText, generated } = findings;
 
   const handleChunk = (chunk: GeminiResponse, payload: string) => {
     if (chunk.error !== undefined && chunk.candidates === undefined) {
