@@ -65,15 +65,21 @@ What one relay call asks of SQLite, measured without HTTP (\`bench/src/micro/bil
 ${result.calls.toLocaleString('en-US')} calls after a warm-up, CPU time of the process, pinned like the gateways): Switchyard's own
 \`BillingService\` and \`LogRepository\`, then the same statements prepared once without the query
 builder, then the shape issue 9 asks for (one conditional write for the reservation, one at
-settlement, counters batched per 200 calls; no ledger row). The share is of Switchyard's CPU per
+settlement, counters batched per 200 calls; no ledger row). The same reserve, settle and batch
+through the query builder is what PostgreSQL and MySQL run. The share is of Switchyard's CPU per
 request at saturation in this run (${Number.isFinite(perRequest) ? `${perRequest.toFixed(0)} µs` : 'not measured'}).
 
 | work per relay call | CPU µs | share of Switchyard's CPU/request |
 | --- | ---: | ---: |
-${row('reserve (BillingService.reserve: conditional update + ledger row, one transaction)', result.reserveUs)}
-${row('settle (BillingService.settle: ledger delete, refund of the excess, 3 counter updates)', result.settleUs)}
-${row('consume log row (LogRepository.insertMany, 200 rows per insert)', result.logRowUs)}
+${row('reserve (BillingService.reserve: ledger row + conditional decrements, one prepared transaction)', result.reserveUs)}
+${row('settle (BillingService.settle: balance moved to the cost, ledger row marked settled with its log row)', result.settleUs)}
+${row('settlement writer batch share (log row, counters per user/token/channel, ledger delete; 50 calls)', result.logRowUs)}
 ${row('**total today**', result.totalUs)}
+${
+  result.kyselyPathUs !== undefined
+    ? row('the same through the query builder (PostgreSQL/MySQL statement shape)', result.kyselyPathUs)
+    : ''
+}
 ${row('same reserve + settle statements, prepared, no query builder', result.preparedSameStatementsUs)}
 ${row('one write to reserve, one to settle, counters batched', result.oneWriteEachBatchedUs)}`;
 }
