@@ -1,18 +1,12 @@
-import type { ClientError, ClientRequest, ProtocolCodec, ResponseMeta } from '../../spec/protocol-codec.js';
+import type { ClientRequest } from '../../spec/protocol-codec.js';
 import type { RelayCall } from '../../spec/relay-call.js';
 import type { UnifiedResponse } from '../../spec/unified-response.js';
-import type { Usage } from '../../spec/usage.js';
-import { SSE_DONE } from '../../sse/sse-writer.js';
 import { readJsonObjectBody } from '../read-json-body.js';
 import { openAIChatPromptInput } from './openai-chat-prompt.js';
 import { validateOpenAIChatRequest } from './openai-chat-schemas.js';
 import { createOpenAIChatStreamWriter } from './openai-chat-stream-writer.js';
-import {
-  formatOpenAIErrorBody,
-  formatOpenAIUsageChunk,
-  toOpenAIFinishReason,
-  toOpenAIUsage,
-} from './openai-chat-wire.js';
+import { formatOpenAIUsageChunk, toOpenAIFinishReason, toOpenAIUsage } from './openai-chat-wire.js';
+import { defineOpenAIChunkCodec, type OpenAIChunkCodec } from './openai-chunk-codec.js';
 
 /**
  * Parses an OpenAI chat completions request into a {@link RelayCall}: validates the fields the
@@ -64,15 +58,10 @@ export function formatOpenAIChatResponse(response: UnifiedResponse, call: RelayC
 }
 
 /** The codec for clients of `POST /v1/chat/completions`. */
-export const openAIChatCodec: ProtocolCodec & {
-  formatUsageEvent(usage: Usage, meta: ResponseMeta): string;
-} = {
+export const openAIChatCodec: OpenAIChunkCodec = defineOpenAIChunkCodec({
   protocol: 'openai-chat',
   parseRequest: parseOpenAIChatRequest,
-  formatError: (error: ClientError) => formatOpenAIErrorBody(error),
-  formatStreamError: (error: ClientError) => `data: ${formatOpenAIErrorBody(error)}\n\n`,
   toClientResponse: formatOpenAIChatResponse,
   toClientStream: createOpenAIChatStreamWriter,
   formatUsageEvent: formatOpenAIUsageChunk,
-  streamEndMarker: SSE_DONE,
-};
+});

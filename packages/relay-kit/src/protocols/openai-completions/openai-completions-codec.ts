@@ -1,9 +1,8 @@
-import type { ClientError, ClientRequest, ProtocolCodec, ResponseMeta } from '../../spec/protocol-codec.js';
+import type { ClientRequest } from '../../spec/protocol-codec.js';
 import type { RelayCall } from '../../spec/relay-call.js';
 import type { UnifiedResponse } from '../../spec/unified-response.js';
-import type { Usage } from '../../spec/usage.js';
-import { SSE_DONE } from '../../sse/sse-writer.js';
-import { formatOpenAIErrorBody, toOpenAIUsage } from '../openai-chat/openai-chat-wire.js';
+import { toOpenAIUsage } from '../openai-chat/openai-chat-wire.js';
+import { defineOpenAIChunkCodec, type OpenAIChunkCodec } from '../openai-chat/openai-chunk-codec.js';
 import { readJsonObjectBody } from '../read-json-body.js';
 import { validateOpenAICompletionsRequest } from './openai-completions-schemas.js';
 import { createOpenAICompletionsStreamWriter } from './openai-completions-stream-writer.js';
@@ -58,15 +57,10 @@ export function formatOpenAICompletionsResponse(response: UnifiedResponse, call:
 }
 
 /** The codec for clients of `POST /v1/completions` (legacy text completions, FIM). */
-export const openAICompletionsCodec: ProtocolCodec & {
-  formatUsageEvent(usage: Usage, meta: ResponseMeta): string;
-} = {
+export const openAICompletionsCodec: OpenAIChunkCodec = defineOpenAIChunkCodec({
   protocol: 'openai-completions',
   parseRequest: parseOpenAICompletionsRequest,
-  formatError: (error: ClientError) => formatOpenAIErrorBody(error),
-  formatStreamError: (error: ClientError) => `data: ${formatOpenAIErrorBody(error)}\n\n`,
   toClientResponse: formatOpenAICompletionsResponse,
   toClientStream: createOpenAICompletionsStreamWriter,
   formatUsageEvent: formatOpenAICompletionsUsageChunk,
-  streamEndMarker: SSE_DONE,
-};
+});
