@@ -35,6 +35,14 @@ export interface BenchConfig {
   skipBuild: boolean;
   /** Pin each gateway to CPU 1 and the mock + load generator to CPU 0 (taskset). */
   pin: boolean;
+  /** Switchyard's database: the embedded SQLite (default) or a fresh PostgreSQL database. */
+  database: 'sqlite' | 'postgres';
+  /** Give Switchyard a Redis (caches, limits and change bus shared as in a multi-node set-up). */
+  redis: boolean;
+  /** PostgreSQL server the variant creates its database on (BENCH_POSTGRES_URL). */
+  postgresAdminUrl: string;
+  /** Redis the variant uses (BENCH_REDIS_URL; database 13 by default). */
+  redisUrl: string;
   /** Markdown report path (relative to the repository root); null = do not write one. */
   outputPath: string | null;
 }
@@ -80,6 +88,12 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     return value;
   });
   const output = env.BENCH_OUTPUT?.trim();
+  const database = (env.BENCH_DATABASE?.trim() || 'sqlite').toLowerCase();
+  if (database !== 'sqlite' && database !== 'postgres') {
+    throw new Error('BENCH_DATABASE must be sqlite or postgres');
+  }
+  const redis = flag(env, 'BENCH_REDIS', false);
+  const variant = database === 'postgres' || redis ? `-${database}${redis ? '-redis' : ''}` : '';
   return {
     quick,
     targets: targets as TargetName[],
@@ -99,7 +113,14 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     switchyardMode: mode,
     skipBuild: flag(env, 'BENCH_SKIP_BUILD', false),
     pin: flag(env, 'BENCH_PIN', true),
+    database,
+    redis,
+    postgresAdminUrl: env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
+    redisUrl: env.BENCH_REDIS_URL?.trim() || 'redis://127.0.0.1:6379/13',
+    // The variant never overwrites the SQLite report: docs/benchmarks-postgres-redis.md and the like.
     outputPath:
-      output === 'none' ? null : output || (quick ? 'bench/results/quick.md' : 'docs/benchmarks.md'),
+      output === 'none'
+        ? null
+        : output || (quick ? `bench/results/quick${variant}.md` : `docs/benchmarks${variant}.md`),
   };
 }

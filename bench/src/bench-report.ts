@@ -266,7 +266,9 @@ same load.
 - Node ${machine.node}; Switchyard ${machine.versions.switchyard} (commit ${machine.commit}), fastify ${machine.versions.fastify}, undici ${machine.versions.undici}
 - autocannon ${machine.versions.autocannon}; @portkey-ai/gateway ${machine.versions['@portkey-ai/gateway']} with @hono/node-server ${machine.versions['@hono/node-server']} (npm override), hono ${machine.versions.hono}
 - CPU placement: ${run.pinned ? 'each gateway pinned to CPU 1; mock upstream and load generator share CPU 0 (taskset)' : 'not pinned: every process shares all cores'}
-- Phases: ${config.durationSeconds} s each after ${config.warmupSeconds} s of warm-up, lightest first, 1 s apart; Switchyard with SQLite, \`LOG_LEVEL=warn\`, default options (consume logs on, batched)`);
+- Phases: ${config.durationSeconds} s each after ${config.warmupSeconds} s of warm-up, lightest first, 1 s apart; Switchyard with ${
+    config.database === 'postgres' ? 'a fresh PostgreSQL database' : 'SQLite'
+  }${config.redis ? ' and Redis' : ''}, \`LOG_LEVEL=warn\`, default options (consume logs on, batched)`);
   const background = run.targets
     .map((target) => `${target.label} ${fixed(target.backgroundCpuPercent, 0)}%`)
     .join(', ');
@@ -280,7 +282,7 @@ same load.
   if (run.notes.length > 0) sections.push(run.notes.map((note) => `> ${note}`).join('\n>\n'));
 
   sections.push(`## Targets from issues 9 and 12\n\n${targetsTable(run)}`);
-  const analysis = analysisSection();
+  const analysis = analysisSection(run);
   if (analysis) sections.push(analysis);
 
   sections.push(`## Non-stream chat at saturation

@@ -42,8 +42,13 @@ Building the matcher for ${result.words.toLocaleString('en-US')} words: ${result
  * The hand-written analysis of the latest run (what changed, what still misses and why), kept in
  * bench/analysis.md so regenerating this page keeps it.
  */
-export function analysisSection(): string | null {
-  const file = join(repositoryRoot, 'bench/analysis.md');
+export function analysisSection(run: BenchRun): string | null {
+  // The written analysis of the default run (SQLite) is bench/analysis.md; a variant has its own
+  // (bench/analysis-postgres-redis.md and the like), or none.
+  const database = run.config.database ?? 'sqlite';
+  const variant =
+    database !== 'sqlite' || run.config.redis ? `-${database}${run.config.redis ? '-redis' : ''}` : '';
+  const file = join(repositoryRoot, `bench/analysis${variant}.md`);
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8').trim();
   return text === '' ? null : text;

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchConfig, TargetName } from './bench-config.ts';
+import { openBenchDatabase } from './bench-database.ts';
 import { freePort, type SpawnedProcess, spawnProcess, waitForHttp } from './processes.ts';
 
 export const repositoryRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -162,6 +163,12 @@ export async function startSwitchyard(
 ): Promise<Target> {
   const port = await freePort();
   const dataDirectory = mkdtempSync(join(tmpdir(), 'switchyard-bench-'));
+  const database = await openBenchDatabase({
+    database: config.database,
+    redis: config.redis,
+    adminUrl: config.postgresAdminUrl,
+    redisUrl: config.redisUrl,
+  });
   const args = [
     ...nodeArgs,
     ...(config.switchyardMode === 'dist'
@@ -184,19 +191,21 @@ export async function startSwitchyard(
       SQL_DSN: '',
       LOG_SQL_DSN: '',
       REDIS_CONN_STRING: '',
+      ...database.env,
     },
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await child.stop();
     rmSync(dataDirectory, { recursive: true, force: true });
+    await database.drop();
   };
   try {
     await waitForHttp(child, `${url}/api/status`, 60_000);
     const key = await setUpSwitchyard(url, mockUrl);
     return {
       name: 'switchyard',
-      label: `${TARGET_LABELS.switchyard} (${config.switchyardMode === 'dist' ? 'dist bundle' : 'tsx source'}, SQLite)`,
+      label: `${TARGET_LABELS.switchyard} (${config.switchyardMode === 'dist' ? 'dist bundle' : 'tsx source'}, ${database.description})`,
       url,
       process: child,
       headers: { ...json, authorization: `Bearer ${key}` },
