@@ -26,7 +26,7 @@ export default defineConfig({
   test: {
     // Vitest's default is one worker per core minus one: a single worker on a 2-core CI machine,
     // where most test time is spent waiting on databases, sockets and child processes.
-    maxWorkers: 3,
+    maxWorkers: 2,
     projects: [
       {
         resolve: { conditions: ['source'] },
