@@ -4,6 +4,7 @@ import type { Reservation, Settlement } from '../billing/billing-service.ts';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { TokenRow } from '../db/repositories/token-repository.ts';
 import { priceTablesOf } from '../relay/stages/price-request.ts';
+import { recordCharge } from '../relay/stages/record-charge.ts';
 import type { CachedUser } from '../relay/token-cache.ts';
 import { type TaskPrice, taskPriceOf } from './task-price.ts';
 
@@ -103,16 +104,13 @@ export async function chargeTask(
       })
     : undefined;
   const settlement = await relay.billing.settle(reservation, price.quota, channelId, buildLog);
-  await relay.quotaNotifier.afterCharge(caller.user.id, settlement.charged);
-  if (options.getBoolean('DataExportEnabled')) {
-    relay.quotaData?.record({
-      userId: caller.user.id,
-      username: caller.user.username,
-      modelName: price.model,
-      quota: settlement.charged,
-      tokenUsed: 0,
-    });
-  }
+  await recordCharge(relay, options, {
+    userId: caller.user.id,
+    username: caller.user.username,
+    modelName: price.model,
+    quota: settlement.charged,
+    tokenUsed: 0,
+  });
   return settlement.charged;
 }
 

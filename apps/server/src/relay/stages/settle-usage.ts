@@ -7,6 +7,7 @@ import type { OptionStore } from '../../options/option-store.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
+import { recordCharge } from './record-charge.ts';
 
 /** How the call ended, as far as billing is concerned. */
 export interface CallOutcome {
@@ -140,16 +141,11 @@ export async function settleUsage(
     ? (settlement: Settlement) => consumeLogRow(context, outcome, usage, settlement)
     : undefined;
   const settlement = await runtime.billing.settle(context.reservation, cost, outcome.channel.id, buildLog);
-  runtime.metrics?.quotaCharged(settlement.charged);
-  await runtime.quotaNotifier.afterCharge(context.caller.user.id, settlement.charged);
-  const { caller, call } = context;
-  if (options.getBoolean('DataExportEnabled')) {
-    runtime.quotaData?.record({
-      userId: caller.user.id,
-      username: caller.user.username,
-      modelName: call.model,
-      quota: settlement.charged,
-      tokenUsed: usage.promptTokens + usage.completionTokens,
-    });
-  }
+  await recordCharge(runtime, options, {
+    userId: context.caller.user.id,
+    username: context.caller.user.username,
+    modelName: context.call.model,
+    quota: settlement.charged,
+    tokenUsed: usage.promptTokens + usage.completionTokens,
+  });
 }
