@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { createMemoryRateLimiter, newTicket, type RateLimiter } from './rate-limiter.ts';
+import { createMemoryRateLimiter, fallbackTickets, newTicket, type RateLimiter } from './rate-limiter.ts';
 
 export interface DatabaseRateLimiterOptions {
   now?: () => number;
@@ -21,7 +21,6 @@ export interface DatabaseRateLimiter extends RateLimiter {
 const MAX_KEY_LENGTH = 191;
 const ATTEMPTS = 4;
 const SWEEP_BATCH = 500;
-const FALLBACK_TICKET = 'local:';
 /** The key row was swept away between two hits: create it again and retry. */
 const MISSING = Symbol('missing key row');
 
@@ -48,6 +47,7 @@ export function createDatabaseRateLimiter(
 ): DatabaseRateLimiter {
   const { db, kind } = database;
   const locks = kind !== 'sqlite';
+  const fallbackHits = fallbackTickets(fallback, 'local:');
 
   const begin = () => (locks ? db.transaction().setIsolationLevel('read committed') : db.transaction());
 
@@ -102,8 +102,7 @@ export function createDatabaseRateLimiter(
       }
     }
     // The database keeps failing: count on this node alone rather than refuse every call.
-    const ticket = await fallback.acquire(key, max, windowSeconds);
-    return ticket === null ? null : `${FALLBACK_TICKET}${ticket}`;
+    return fallbackHits.acquire(key, max, windowSeconds);
   };
 
   const sweep = async () => {
@@ -174,10 +173,7 @@ export function createDatabaseRateLimiter(
     hit: async (key, max, windowSeconds) => (await acquire(key, max, windowSeconds)) !== null,
     acquire,
     async release(key, ticket) {
-      if (ticket.startsWith(FALLBACK_TICKET)) {
-        await fallback.release(key, ticket.slice(FALLBACK_TICKET.length));
-        return;
-      }
+      if (await fallbackHits.release(key, ticket)) return;
       // An unreachable database: the hit stays counted until its window ends.
       await db
         .deleteFrom('rate_limit_hits')

@@ -76,14 +76,32 @@ redis.call('ZADD', key, now, ARGV[4])
 redis.call('PEXPIRE', key, window)
 return 1`;
 
-/** Marks tickets the fallback admitted, so their release goes back to the fallback. */
-const FALLBACK_TICKET = 'fallback:';
+/**
+ * How a shared limiter hands hits to `fallback` while its store is unreachable: tickets the
+ * fallback admitted carry `prefix` (distinct per limiter, since fallbacks nest), so their release
+ * goes back to the fallback whatever state the store is in by then.
+ */
+export function fallbackTickets(fallback: RateLimiter, prefix: string) {
+  return {
+    async acquire(key: string, max: number, windowSeconds: number): Promise<string | null> {
+      const ticket = await fallback.acquire(key, max, windowSeconds);
+      return ticket === null ? null : `${prefix}${ticket}`;
+    },
+    /** Releases a fallback ticket and answers true; false when the ticket is the store's own. */
+    async release(key: string, ticket: string): Promise<boolean> {
+      if (!ticket.startsWith(prefix)) return false;
+      await fallback.release(key, ticket.slice(prefix.length));
+      return true;
+    },
+  };
+}
 
 /**
  * Redis sorted-set sliding window shared by every node. While Redis is unreachable, hits go to
  * `fallback` (memory: per node; the database limiter: still exact across nodes).
  */
 export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter): RateLimiter {
+  const fallbackHits = fallbackTickets(fallback, 'fallback:');
   const acquire = async (key: string, max: number, windowSeconds: number): Promise<string | null> => {
     const time = Date.now();
     const ticket = newTicket(time);
@@ -99,18 +117,14 @@ export function createRedisRateLimiter(redis: Redis, fallback: RateLimiter): Rat
       );
       return allowed === 1 ? ticket : null;
     } catch {
-      const fallbackTicket = await fallback.acquire(key, max, windowSeconds);
-      return fallbackTicket === null ? null : `${FALLBACK_TICKET}${fallbackTicket}`;
+      return fallbackHits.acquire(key, max, windowSeconds);
     }
   };
   return {
     hit: async (key, max, windowSeconds) => (await acquire(key, max, windowSeconds)) !== null,
     acquire,
     async release(key, ticket) {
-      if (ticket.startsWith(FALLBACK_TICKET)) {
-        await fallback.release(key, ticket.slice(FALLBACK_TICKET.length));
-        return;
-      }
+      if (await fallbackHits.release(key, ticket)) return;
       // Unreachable Redis: the hit stays counted until its window ends.
       await redis.zrem(`rateLimit:${key}`, ticket).catch(() => undefined);
     },
