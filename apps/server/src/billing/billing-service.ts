@@ -6,6 +6,7 @@ import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { credit, moveToCost, type Payer } from './balance-moves.ts';
+import { LedgerRoutines } from './ledger-routines.ts';
 import { encodeEntry, type PendingSettlement } from './settlement-entry.ts';
 import { ShortOfQuota, SqliteLedger } from './sqlite-ledger.ts';
 
@@ -71,6 +72,7 @@ export class BillingService {
   private readonly open = new Set<Reservation>();
   private idleWaiters: Array<() => void> = [];
   private readonly fast: SqliteLedger | undefined;
+  private readonly routines: LedgerRoutines | undefined;
   readonly instanceId: string;
   private readonly settlements: SettlementSink;
 
@@ -81,6 +83,7 @@ export class BillingService {
     this.instanceId = options.instanceId;
     this.settlements = options.settlements;
     this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite) : undefined;
+    this.routines = handle.kind === 'sqlite' ? undefined : new LedgerRoutines(handle.db, handle.kind);
   }
 
   /** How many reservations this process holds open. */
@@ -122,6 +125,15 @@ export class BillingService {
           if (error instanceof ShortOfQuota) throw quotaError(shortMessage(error.who));
           throw error;
         }
+      } else if (this.routines) {
+        const held = await this.routines.reserve({
+          id: ledgerId,
+          requestId,
+          payer,
+          amount: quota,
+          instanceId: this.instanceId,
+        });
+        if (held !== 'held') throw quotaError(shortMessage(held === 'user-short' ? 'user' : 'token'));
       } else {
         await this.hold(reservation);
       }
@@ -180,6 +192,10 @@ export class BillingService {
         this.fast.refund(ledgerId, payer, amount);
         return;
       }
+      if (this.routines) {
+        await this.routines.refund(ledgerId, payer, amount);
+        return;
+      }
       await this.handle.db.transaction().execute(async (trx) => {
         // Already reconciled (refunded) by the master: nothing is left to return.
         const deleted = await trx
@@ -223,12 +239,48 @@ export class BillingService {
             instanceId: this.instanceId,
             buildLog: build,
           })
-        : await this.settleInTransaction(reservation, target, channelId, build);
+        : ((await this.settleByRoutine(reservation, target, channelId, build)) ??
+          (await this.settleInTransaction(reservation, target, channelId, build)));
       this.settlements.add(pending);
       return { charged: pending.charged, shortfall: target - pending.charged };
     } finally {
       this.leave(reservation, 'settled');
     }
+  }
+
+  /**
+   * PostgreSQL/MySQL's common case in one round trip: the reserved row settles at the full cost.
+   * Null when the routine changed nothing (row reconciled meanwhile, or a balance too short for
+   * the cost beyond the reservation): the general transaction handles those.
+   */
+  private async settleByRoutine(
+    reservation: Reservation,
+    target: number,
+    channelId: number,
+    build: (charged: number, shortfall: number) => NewLog | null,
+  ): Promise<PendingSettlement | null> {
+    const { payer, ledgerId, amount } = reservation;
+    if (!this.routines || ledgerId === '') return null;
+    const at = Math.floor(Date.now() / 1000);
+    const log = stampLog(build(target, 0), at);
+    const outcome = await this.routines.settle({
+      id: ledgerId,
+      payer,
+      reserved: amount,
+      target,
+      channelId,
+      entry: encodeEntry(at, log),
+    });
+    if (outcome !== 'settled') return null;
+    return {
+      id: ledgerId,
+      userId: payer.userId,
+      tokenId: payer.tokenId,
+      channelId,
+      charged: target,
+      at,
+      log,
+    };
   }
 
   private settleInTransaction(

@@ -3,6 +3,7 @@ import * as coreTables from './migrations/001-core-tables.ts';
 import * as reservationLedger from './migrations/002-reservation-ledger.ts';
 import * as ledgerSettlement from './migrations/003-ledger-settlement.ts';
 import * as sharedRateLimits from './migrations/004-shared-rate-limits.ts';
+import * as ledgerRoutines from './migrations/005-ledger-routines.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 
 const coreMigrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const coreMigrations: Record<string, Migration> = {
   '002-reservation-ledger': reservationLedger,
   '003-ledger-settlement': ledgerSettlement,
   '004-shared-rate-limits': sharedRateLimits,
+  '005-ledger-routines': ledgerRoutines,
 };
 const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
 

@@ -1,0 +1,197 @@
+import { type KyselyPlugin, sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BillingService } from '../../src/billing/billing-service.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { migrateDatabases } from '../../src/db/migrate.ts';
+import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
+import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
+import { readBooks } from './ledger-checks.ts';
+
+/**
+ * How many round trips the ledger costs a relay call, and the refusals of its routines. On
+ * PostgreSQL and MySQL, reserve, settle and refund are one statement each (migration 005's
+ * routines) and open no client-side transaction, so no row lock is held across a round trip;
+ * SQLite runs them in-process (no query through Kysely at all). Token and user shortfalls leave
+ * no trace on any database.
+ */
+
+const payer = { userId: 11, tokenId: 12 };
+const CHANNEL = 5;
+const START = 50_000;
+const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
+const tokenPayer = { ...payer, tokenUnlimited: false };
+const expectedQueries = testDatabaseKind === 'sqlite' ? 0 : 1;
+
+describe('ledger round trips', () => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let billing: BillingService;
+  let writer: SettlementWriter;
+  const seen = { queries: 0, transactions: 0 };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    handle = openDatabase(database.target);
+    await migrateDatabases(handle.db as never, null);
+    await handle.db
+      .insertInto('users')
+      .values({ id: payer.userId, username: 'trips', quota: START, aff_code: 'trips', access_token: null })
+      .execute();
+    await handle.db
+      .insertInto('tokens')
+      .values({ id: payer.tokenId, user_id: payer.userId, key: 'tripskey', name: 'trips', remain_quota: 0 })
+      .execute();
+    await handle.db
+      .insertInto('channels')
+      .values({ id: CHANNEL, name: 'trips', key: 'k', models: 'gpt-4o' } as never)
+      .execute();
+    // The billing service sees a handle whose every query and transaction is counted.
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        seen.queries++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const counted = handle.db.withPlugin(counting);
+    const transaction = counted.transaction.bind(counted);
+    counted.transaction = () => {
+      seen.transactions++;
+      return transaction();
+    };
+    const billed = { ...handle, db: counted };
+    writer = new SettlementWriter({
+      database: handle,
+      logDatabase: handle,
+      log: quietLog,
+      batchSize: 1000,
+      intervalMs: 3_600_000,
+    });
+    billing = new BillingService(billed, { instanceId: 'trips', settlements: writer });
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await handle?.destroy();
+    await database?.drop();
+  });
+  beforeEach(async () => {
+    await handle.db.updateTable('users').set({ quota: START }).where('id', '=', payer.userId).execute();
+    await handle.db
+      .updateTable('tokens')
+      .set({ remain_quota: 3_000 })
+      .where('id', '=', payer.tokenId)
+      .execute();
+  });
+
+  const counting = async <T>(work: () => Promise<T>): Promise<{ result: T; queries: number }> => {
+    seen.queries = 0;
+    seen.transactions = 0;
+    const result = await work();
+    expect(seen.transactions).toBe(0);
+    return { result, queries: seen.queries };
+  };
+
+  it('reserves, settles and refunds in one statement each, with no client-side transaction', async () => {
+    const reserve = await counting(() => billing.reserve(tokenPayer, 1_000, 'trip-1'));
+    expect(reserve.queries).toBe(expectedQueries);
+    const settle = await counting(() => billing.settle(reserve.result, 1_400, CHANNEL));
+    expect(settle.result).toEqual({ charged: 1_400, shortfall: 0 });
+    expect(settle.queries).toBe(expectedQueries);
+    const refunded = await billing.reserve(tokenPayer, 700, 'trip-2');
+    const refund = await counting(() => billing.refund(refunded));
+    expect(refund.queries).toBe(expectedQueries);
+    const books = await readBooks(handle, payer);
+    expect(books.quota).toBe(START - 1_400);
+    expect(books.tokenRemain).toBe(3_000 - 1_400);
+    expect(books.open.map((row) => row.state)).toEqual(['settled']);
+    await writer.flush();
+    expect((await readBooks(handle, payer)).usedQuota).toBe(1_400);
+  });
+
+  it('has the routines of its database: PostgreSQL commits them without waiting for the WAL flush', async () => {
+    if (testDatabaseKind === 'sqlite') {
+      // SQLite runs the ledger in-process; migration 005 creates nothing there.
+      const names = await sql<{ name: string }>`SELECT name FROM sqlite_master`.execute(handle.db);
+      expect(names.rows.map((row) => row.name).filter((name) => name.startsWith('switchyard_'))).toEqual([
+        'switchyard_migrations',
+        'switchyard_migrations_lock',
+        'switchyard_log_migrations',
+        'switchyard_log_migrations_lock',
+      ]);
+      return;
+    }
+    if (testDatabaseKind === 'mysql') {
+      const routines = await sql<{
+        name: string;
+      }>`SELECT routine_name AS name FROM information_schema.routines
+        WHERE routine_schema = DATABASE() AND routine_type = 'PROCEDURE' ORDER BY routine_name`.execute(
+        handle.db,
+      );
+      expect(routines.rows.map((row) => row.name)).toEqual([
+        'switchyard_refund',
+        'switchyard_reserve',
+        'switchyard_settle',
+      ]);
+      return;
+    }
+    // Inside a caller's transaction the setting shows; it lasts only until that transaction ends.
+    const seenInside = await handle.db.transaction().execute(async (trx) => {
+      await sql`SELECT switchyard_refund('no-such-row', ${payer.userId}, ${payer.tokenId}, 0, 1)`.execute(
+        trx,
+      );
+      return (await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(trx)).rows[0];
+    });
+    expect(seenInside?.synchronous_commit).toBe('off');
+    const after = await sql<{ synchronous_commit: string }>`SHOW synchronous_commit`.execute(handle.db);
+    expect(after.rows[0]?.synchronous_commit).toBe('on');
+  });
+
+  it('refuses a reservation the token cannot cover and leaves the user’s balance as it was', async () => {
+    await expect(billing.reserve(tokenPayer, 3_001, 'trip-token-short')).rejects.toThrow('令牌额度不足');
+    await expect(billing.reserve(tokenPayer, START + 1, 'trip-user-short')).rejects.toThrow('用户额度不足');
+    const books = await readBooks(handle, payer);
+    expect(books.quota).toBe(START);
+    expect(books.tokenRemain).toBe(3_000);
+    expect(books.open.filter((row) => row.state === 'reserved')).toEqual([]);
+    expect(billing.openCount).toBe(0);
+  });
+
+  it('charges a cost beyond the reservation as far as the token goes (general path), once', async () => {
+    const reservation = await billing.reserve(tokenPayer, 1_000, 'trip-beyond');
+    // The token has 2,000 left after the reservation: 1,000 + 2,000 can be charged of 4,500.
+    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 3_000, shortfall: 1_500 });
+    const books = await readBooks(handle, payer);
+    expect(books.tokenRemain).toBe(0);
+    expect(books.quota).toBe(START - 3_000);
+    const row = books.open.find((open) => open.state === 'settled' && Number(open.charged) === 3_000);
+    expect(row?.id).toBe(reservation.ledgerId);
+    // A second settle or refund of the same reservation changes nothing.
+    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 0, shortfall: 0 });
+    await billing.refund(reservation);
+    expect((await readBooks(handle, payer)).quota).toBe(START - 3_000);
+    await writer.flush();
+  });
+
+  it('keeps one user’s balance exact under many concurrent reserve and settle calls', async () => {
+    await handle.db
+      .updateTable('tokens')
+      .set({ remain_quota: START })
+      .where('id', '=', payer.tokenId)
+      .execute();
+    const calls = Array.from({ length: 60 }, async (_, index) => {
+      const reservation = await billing.reserve(tokenPayer, 500, `trip-many-${index}`);
+      if (index % 3 === 0) await billing.refund(reservation);
+      else await billing.settle(reservation, 100 + index, CHANNEL);
+    });
+    await Promise.all(calls);
+    const charged = Array.from({ length: 60 }, (_, index) => (index % 3 === 0 ? 0 : 100 + index)).reduce(
+      (sum, cost) => sum + cost,
+      0,
+    );
+    const books = await readBooks(handle, payer);
+    expect(books.quota).toBe(START - charged);
+    expect(books.tokenRemain).toBe(START - charged);
+    expect(books.open.filter((row) => row.state === 'reserved')).toEqual([]);
+    await writer.flush();
+  });
+});
