@@ -118,9 +118,15 @@ export class BillingService {
     const ledgerId = quota === 0 ? '' : randomUUID();
     const reservation: Reservation = { payer, amount: quota, requestId, ledgerId, state: 'reserved' };
     if (quota > 0) {
-      if (this.fast?.usable) {
+      if (this.fast) {
         try {
-          this.fast.reserve({ id: ledgerId, requestId, payer, amount: quota, instanceId: this.instanceId });
+          await this.fast.reserve({
+            id: ledgerId,
+            requestId,
+            payer,
+            amount: quota,
+            instanceId: this.instanceId,
+          });
         } catch (error) {
           if (error instanceof ShortOfQuota) throw quotaError(shortMessage(error.who));
           throw error;
@@ -188,8 +194,8 @@ export class BillingService {
     try {
       if (reservation.amount === 0) return;
       const { ledgerId, payer, amount } = reservation;
-      if (this.fast?.usable) {
-        this.fast.refund(ledgerId, payer, amount);
+      if (this.fast) {
+        await this.fast.refund(ledgerId, payer, amount);
         return;
       }
       if (this.routines) {
@@ -227,8 +233,8 @@ export class BillingService {
     const target = Math.max(0, Math.trunc(cost));
     const build = (charged: number, shortfall: number) => buildLog?.({ charged, shortfall }) ?? null;
     try {
-      const pending = this.fast?.usable
-        ? this.fast.settle({
+      const pending = this.fast
+        ? await this.fast.settle({
             ledgerId: reservation.ledgerId,
             newId: randomUUID(),
             requestId: reservation.requestId,

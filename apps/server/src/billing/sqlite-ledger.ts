@@ -7,6 +7,7 @@ import {
   encodeEntry,
   type PendingSettlement,
 } from './settlement-entry.ts';
+import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 
 /** The logs table's columns in the order of the prepared insert. */
 const LOG_COLUMNS = [
@@ -86,7 +87,7 @@ export interface SqliteSettle {
   buildLog: (charged: number, shortfall: number) => NewLog | null;
 }
 
-/** Thrown inside the reserve transaction (rolls it back); mapped to the quota error by the caller. */
+/** Thrown inside the reserve's savepoint (rolls it back); mapped to the quota error by the caller. */
 export class ShortOfQuota extends Error {
   constructor(readonly who: 'user' | 'token') {
     super(who);
@@ -96,107 +97,18 @@ export class ShortOfQuota extends Error {
 const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
 
 /**
- * The ledger's hot statements on SQLite, prepared once and run synchronously inside a
- * better-sqlite3 IMMEDIATE transaction (no query builder, no await, the write lock taken up
- * front). Callers use it only while `usable` (no Kysely transaction is open on the connection).
+ * The ledger's hot statements on SQLite, prepared once and run synchronously (no query builder)
+ * through the connection's group commit (sqlite-group-commit.ts): the reserve, settle, refund and
+ * batch work of one event-loop turn shares one IMMEDIATE transaction, each in its own savepoint,
+ * and each promise settles after the commit.
  */
 export class SqliteLedger {
   private statements: Statements | undefined;
   private logInsert: SQLite.Statement | undefined;
-  private readonly reserveTx;
-  private readonly refundTx;
-  private readonly settleTx;
-  private readonly batchTx;
+  private readonly commit: SqliteGroupCommit;
 
   constructor(private readonly db: SQLite.Database) {
-    this.reserveTx = db.transaction((r: SqliteReserve) => {
-      const s = this.prepared();
-      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) throw new ShortOfQuota('user');
-      const tokenLimited = limited(r.payer);
-      if (tokenLimited && s.holdToken.run(r.amount, r.payer.tokenId, r.amount).changes === 0) {
-        throw new ShortOfQuota('token');
-      }
-      s.insertReserved.run(
-        r.id,
-        r.requestId.slice(0, 64),
-        r.payer.userId,
-        r.payer.tokenId,
-        tokenLimited ? 1 : 0,
-        r.amount,
-        Date.now(),
-        r.instanceId,
-      );
-    });
-    this.refundTx = db.transaction((id: string, payer: Payer, amount: number) => {
-      const s = this.prepared();
-      if (s.unreserve.run(id).changes === 0) return;
-      this.credit(s, payer, amount);
-    });
-    this.settleTx = db.transaction((r: SqliteSettle): PendingSettlement => {
-      const s = this.prepared();
-      const at = Math.floor(Date.now() / 1000);
-      const { payer, target } = r;
-      let log = stamp(r.buildLog(target, 0), at);
-      const claimed =
-        r.ledgerId !== '' && s.claim.run(target, r.channelId, encodeEntry(at, log), r.ledgerId).changes > 0;
-      const held = claimed ? r.reserved : 0;
-      let charged = target;
-      if (target < held) this.credit(s, payer, held - target);
-      else if (target > held) charged = held + this.debitUpTo(s, payer, target - held);
-      let id = r.ledgerId;
-      if (!claimed) {
-        // Reconciled meanwhile (or nothing reserved): the whole cost came from the balance; a new
-        // settled row carries the log and counters.
-        log = stamp(r.buildLog(charged, target - charged), at);
-        id = r.newId;
-        s.insertSettled.run(
-          id,
-          r.requestId.slice(0, 64),
-          payer.userId,
-          payer.tokenId,
-          limited(payer) ? 1 : 0,
-          Date.now(),
-          r.instanceId,
-          charged,
-          r.channelId,
-          encodeEntry(at, log),
-        );
-      } else if (charged !== target) {
-        log = stamp(r.buildLog(charged, target - charged), at);
-        s.fixCharge.run(charged, encodeEntry(at, log), id);
-      }
-      return {
-        id,
-        userId: payer.userId,
-        tokenId: payer.tokenId,
-        channelId: r.channelId,
-        charged,
-        at,
-        log,
-      };
-    });
-    this.batchTx = db.transaction((items: readonly PendingSettlement[], withLogs: boolean) => {
-      const s = this.prepared();
-      const claimed = items.filter((item) => s.deleteSettled.run(item.id).changes > 0);
-      if (withLogs) {
-        this.logInsert ??= prepareLogInsert(this.db);
-        for (const item of claimed) {
-          if (!item.log) continue;
-          const row = completeLogRow(item.log, item.at) as Record<string, unknown>;
-          this.logInsert.run(LOG_COLUMNS.map((column) => row[column] ?? null));
-        }
-      }
-      const counters = aggregateCounters(claimed);
-      for (const user of counters.users) s.userCounters.run(user.quota, user.requests, user.id);
-      for (const token of counters.tokens) s.tokenCounters.run(token.quota, token.accessedAt, token.id);
-      for (const channel of counters.channels) s.channelCounters.run(channel.quota, channel.id);
-      return claimed.length;
-    });
-  }
-
-  /** False while a Kysely transaction holds the connection: then use the Kysely path. */
-  get usable(): boolean {
-    return !this.db.inTransaction;
+    this.commit = groupCommitOf(db);
   }
 
   private prepared(): Statements {
@@ -218,21 +130,96 @@ export class SqliteLedger {
     return take;
   }
 
-  reserve(r: SqliteReserve): void {
-    this.reserveTx.immediate(r);
+  /** Holds the amount on user and token (ShortOfQuota when either is short) with its ledger row. */
+  reserve(r: SqliteReserve): Promise<void> {
+    return this.commit.submit(() => {
+      const s = this.prepared();
+      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) throw new ShortOfQuota('user');
+      const tokenLimited = limited(r.payer);
+      if (tokenLimited && s.holdToken.run(r.amount, r.payer.tokenId, r.amount).changes === 0) {
+        throw new ShortOfQuota('token');
+      }
+      s.insertReserved.run(
+        r.id,
+        r.requestId.slice(0, 64),
+        r.payer.userId,
+        r.payer.tokenId,
+        tokenLimited ? 1 : 0,
+        r.amount,
+        Date.now(),
+        r.instanceId,
+      );
+    });
   }
 
-  refund(id: string, payer: Payer, amount: number): void {
-    this.refundTx.immediate(id, payer, amount);
+  /** Deletes a 'reserved' row and credits it back (nothing when the row was reconciled). */
+  refund(id: string, payer: Payer, amount: number): Promise<void> {
+    return this.commit.submit(() => {
+      const s = this.prepared();
+      if (s.unreserve.run(id).changes === 0) return;
+      this.credit(s, payer, amount);
+    });
   }
 
-  settle(r: SqliteSettle): PendingSettlement {
-    return this.settleTx.immediate(r);
+  settle(r: SqliteSettle): Promise<PendingSettlement> {
+    return this.commit.submit(() => this.settleNow(r));
+  }
+
+  private settleNow(r: SqliteSettle): PendingSettlement {
+    const s = this.prepared();
+    const at = Math.floor(Date.now() / 1000);
+    const { payer, target } = r;
+    let log = stamp(r.buildLog(target, 0), at);
+    const claimed =
+      r.ledgerId !== '' && s.claim.run(target, r.channelId, encodeEntry(at, log), r.ledgerId).changes > 0;
+    const held = claimed ? r.reserved : 0;
+    let charged = target;
+    if (target < held) this.credit(s, payer, held - target);
+    else if (target > held) charged = held + this.debitUpTo(s, payer, target - held);
+    let id = r.ledgerId;
+    if (!claimed) {
+      // Reconciled meanwhile (or nothing reserved): the whole cost came from the balance; a new
+      // settled row carries the log and counters.
+      log = stamp(r.buildLog(charged, target - charged), at);
+      id = r.newId;
+      s.insertSettled.run(
+        id,
+        r.requestId.slice(0, 64),
+        payer.userId,
+        payer.tokenId,
+        limited(payer) ? 1 : 0,
+        Date.now(),
+        r.instanceId,
+        charged,
+        r.channelId,
+        encodeEntry(at, log),
+      );
+    } else if (charged !== target) {
+      log = stamp(r.buildLog(charged, target - charged), at);
+      s.fixCharge.run(charged, encodeEntry(at, log), id);
+    }
+    return { id, userId: payer.userId, tokenId: payer.tokenId, channelId: r.channelId, charged, at, log };
   }
 
   /** Deletes the batch's settled rows, writes their logs (when `withLogs`) and counters. */
-  writeBatch(items: readonly PendingSettlement[], withLogs: boolean): number {
-    return this.batchTx.immediate(items, withLogs);
+  writeBatch(items: readonly PendingSettlement[], withLogs: boolean): Promise<number> {
+    return this.commit.submit(() => {
+      const s = this.prepared();
+      const claimed = items.filter((item) => s.deleteSettled.run(item.id).changes > 0);
+      if (withLogs) {
+        this.logInsert ??= prepareLogInsert(this.db);
+        for (const item of claimed) {
+          if (!item.log) continue;
+          const row = completeLogRow(item.log, item.at) as Record<string, unknown>;
+          this.logInsert.run(LOG_COLUMNS.map((column) => row[column] ?? null));
+        }
+      }
+      const counters = aggregateCounters(claimed);
+      for (const user of counters.users) s.userCounters.run(user.quota, user.requests, user.id);
+      for (const token of counters.tokens) s.tokenCounters.run(token.quota, token.accessedAt, token.id);
+      for (const channel of counters.channels) s.channelCounters.run(channel.quota, channel.id);
+      return claimed.length;
+    });
   }
 }
 

@@ -100,8 +100,8 @@ export class SettlementWriter implements SettlementSink {
         for (const item of unlogged) item.logged = true;
       }
     }
-    if (this.fast?.usable) {
-      this.fast.writeBatch(batch, this.sharedLogs);
+    if (this.fast) {
+      await this.fast.writeBatch(batch, this.sharedLogs);
       return;
     }
     const { database } = this.options;

@@ -140,8 +140,13 @@ describe('crash safety: settlement batches and node instances', () => {
     expect(books.requestCount).toBe(before.requestCount + 1);
     const cut = await stream.finished;
     expect(cut.text).not.toContain('[DONE]');
-    // The dead slave's node row is gone; the restarted master's is there.
-    const instances = await handle.db.selectFrom('node_instances').select(['id', 'node_type']).execute();
+    // The dead slave's node row goes in the same pass, just after its ledger rows; the restarted
+    // master's is there.
+    const nodeRows = () => handle.db.selectFrom('node_instances').select(['id', 'node_type']).execute();
+    await eventually('the dead slave’s node row to go', async () =>
+      (await nodeRows()).every((row) => row.id !== slaveInstance),
+    );
+    const instances = await nodeRows();
     expect(instances.map((row) => row.id)).not.toContain(slaveInstance);
     expect(instances).toHaveLength(1);
   }, 150_000);

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SqliteGroupCommit } from './sqlite-group-commit.ts';
+
+describe('SqliteGroupCommit', () => {
+  let directory: string;
+  let db: SQLite.Database;
+  let other: SQLite.Database;
+  let commit: SqliteGroupCommit;
+
+  beforeEach(() => {
+    directory = mkdtempSync(join(tmpdir(), 'group-commit-'));
+    const file = join(directory, 'db.sqlite');
+    db = new SQLite(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE rows (name TEXT PRIMARY KEY)');
+    other = new SQLite(file);
+    commit = new SqliteGroupCommit(db);
+  });
+  afterEach(() => {
+    db.close();
+    other.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  const insert = (name: string) => () => db.prepare('INSERT INTO rows (name) VALUES (?)').run(name).changes;
+  const names = (connection: SQLite.Database) =>
+    connection
+      .prepare('SELECT name FROM rows ORDER BY name')
+      .all()
+      .map((row) => (row as { name: string }).name);
+
+  it('runs the work of one turn in one transaction and answers after the commit', async () => {
+    let seenByOtherConnection: string[] | undefined;
+    const first = commit.submit(insert('a'));
+    const second = commit.submit(() => {
+      insert('b')();
+      // Still inside the group's transaction: another connection sees nothing of it yet.
+      seenByOtherConnection = names(other);
+      return 'second';
+    });
+    expect(commit.pending).toBe(2);
+    expect(names(other)).toEqual([]);
+    await expect(Promise.all([first, second])).resolves.toEqual([1, 'second']);
+    expect(seenByOtherConnection).toEqual([]);
+    expect(names(other)).toEqual(['a', 'b']);
+    expect(commit.pending).toBe(0);
+  });
+
+  it('rolls back only the piece that throws; the others commit', async () => {
+    const kept = commit.submit(insert('kept'));
+    const failed = commit.submit(() => {
+      insert('undone')();
+      throw new Error('short of quota');
+    });
+    const duplicate = commit.submit(insert('kept'));
+    const after = commit.submit(insert('after'));
+    await expect(kept).resolves.toBe(1);
+    await expect(failed).rejects.toThrow('short of quota');
+    await expect(duplicate).rejects.toThrow(/UNIQUE/);
+    await expect(after).resolves.toBe(1);
+    expect(names(other)).toEqual(['after', 'kept']);
+  });
+
+  it('waits while another transaction holds the connection and never joins it', async () => {
+    db.exec('BEGIN');
+    db.prepare("INSERT INTO rows (name) VALUES ('outside')").run();
+    let done = false;
+    const queued = commit.submit(insert('queued')).then((changes) => {
+      done = true;
+      return changes;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(done).toBe(false);
+    db.exec('ROLLBACK');
+    await expect(queued).resolves.toBe(1);
+    expect(names(other)).toEqual(['queued']);
+  });
+
+  it('rejects every piece when the group cannot commit, and writes none of them', async () => {
+    db.pragma('busy_timeout = 0');
+    other.exec('BEGIN IMMEDIATE');
+    const pieces = [commit.submit(insert('x')), commit.submit(insert('y'))];
+    const outcomes = await Promise.allSettled(pieces);
+    other.exec('ROLLBACK');
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/locked|busy/i);
+    expect(names(other)).toEqual([]);
+    // The next group works again.
+    await expect(commit.submit(insert('z'))).resolves.toBe(1);
+    expect(names(other)).toEqual(['z']);
+  });
+});
