@@ -1,12 +1,7 @@
 import type SQLite from 'better-sqlite3';
-import type { NewLog } from '../db/repositories/log-repository.ts';
+import { LOG_COLUMN_DEFAULTS, type NewLog } from '../db/repositories/log-repository.ts';
 import type { Payer } from './balance-moves.ts';
-import {
-  aggregateCounters,
-  completeLogRow,
-  encodeEntry,
-  type PendingSettlement,
-} from './settlement-entry.ts';
+import { aggregateCounters, encodeEntry, type PendingSettlement } from './settlement-entry.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 
 /** The logs table's columns in the order of the prepared insert. */
@@ -59,6 +54,23 @@ const prepareAll = (db: SQLite.Database) => ({
 });
 
 type Statements = ReturnType<typeof prepareAll>;
+
+const DEFAULTS: Readonly<Record<string, unknown>> = LOG_COLUMN_DEFAULTS;
+
+/**
+ * A consume log row as the prepared insert's values, in LOG_COLUMNS order: what completeLogRow
+ * fills in (the settlement time, the columns' defaults), without building the object.
+ */
+export function logValues(log: NewLog, at: number): unknown[] {
+  const row = log as Record<string, unknown>;
+  const values: unknown[] = new Array(LOG_COLUMNS.length);
+  for (let index = 0; index < LOG_COLUMNS.length; index++) {
+    const column = LOG_COLUMNS[index]!;
+    const value = row[column];
+    values[index] = value ?? (column === 'created_at' ? at : (DEFAULTS[column] ?? null));
+  }
+  return values;
+}
 
 /** Prepared only when logs share this database (with LOG_SQL_DSN it has no logs table). */
 const prepareLogInsert = (db: SQLite.Database) =>
@@ -209,9 +221,7 @@ export class SqliteLedger {
       if (withLogs) {
         this.logInsert ??= prepareLogInsert(this.db);
         for (const item of claimed) {
-          if (!item.log) continue;
-          const row = completeLogRow(item.log, item.at) as Record<string, unknown>;
-          this.logInsert.run(LOG_COLUMNS.map((column) => row[column] ?? null));
+          if (item.log) this.logInsert.run(logValues(item.log, item.at));
         }
       }
       const counters = aggregateCounters(claimed);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { NewLog } from '../db/repositories/log-repository.ts';
+import { completeLogRow } from './settlement-entry.ts';
+import { logValues } from './sqlite-ledger.ts';
+
+const COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'use_time',
+  'is_stream',
+  'channel_id',
+  'token_id',
+  'group',
+  'ip',
+  'other',
+] as const;
+
+describe('logValues', () => {
+  it('gives the prepared insert what completeLogRow would, column by column', () => {
+    const full = {
+      type: 2,
+      user_id: 7,
+      username: 'alice',
+      token_id: 3,
+      token_name: 'ci',
+      model_name: 'gpt-4o-mini',
+      quota: 1234,
+      prompt_tokens: 20,
+      completion_tokens: 9,
+      use_time: 1,
+      is_stream: 1,
+      channel_id: 4,
+      group: 'vip',
+      ip: '10.0.0.1',
+      content: '模型倍率 0.08',
+      other: '{"frt":12}',
+      created_at: 1_700_000_000,
+    } as NewLog;
+    const sparse = { type: 2, user_id: 7, quota: 5 } as NewLog;
+    for (const log of [full, sparse]) {
+      const row = completeLogRow(log, 1_800_000_000) as Record<string, unknown>;
+      expect(logValues(log, 1_800_000_000)).toEqual(COLUMNS.map((column) => row[column] ?? null));
+    }
+    // The stamp wins over the settlement time; a missing one takes it.
+    expect(logValues(full, 9)[1]).toBe(1_700_000_000);
+    expect(logValues(sparse, 9)).toEqual([7, 9, 2, null, '', '', '', 5, 0, 0, 0, 0, 0, 0, '', '', null]);
+  });
+});
