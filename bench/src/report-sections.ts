@@ -76,13 +76,13 @@ request at saturation in this run (${Number.isFinite(perRequest) ? `${perRequest
 
 | work per relay call | CPU µs | share of Switchyard's CPU/request |
 | --- | ---: | ---: |
-${row('reserve (BillingService.reserve: ledger row + conditional decrements, one prepared transaction)', result.reserveUs)}
+${row('reserve (BillingService.reserve: ledger row + conditional decrements, one call alone in its commit)', result.reserveUs)}
 ${row('settle (BillingService.settle: balance moved to the cost, ledger row marked settled with its log row)', result.settleUs)}
 ${row('settlement writer batch share (log row, counters per user/token/channel, ledger delete; 50 calls)', result.logRowUs)}
-${row('**total today**', result.totalUs)}
+${row('**total, one call at a time**', result.totalUs)}
 ${
-  result.kyselyPathUs !== undefined
-    ? row('the same through the query builder (PostgreSQL/MySQL statement shape)', result.kyselyPathUs)
+  result.groupedUs !== undefined
+    ? row('**total with 8 calls in flight** (they share the group commit, as under load)', result.groupedUs)
     : ''
 }
 ${row('same reserve + settle statements, prepared, no query builder', result.preparedSameStatementsUs)}

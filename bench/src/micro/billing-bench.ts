@@ -5,10 +5,10 @@
  * rows, counters aggregated per user/token/channel and the ledger deletes, one transaction per 50
  * calls), on SQLite in a temporary directory with the real migrations. This is the part of
  * Switchyard's per-request CPU that no relay change can remove; the report sets it beside the
- * measured CPU per request. The same work through the Kysely path (what SQLite falls back to while
- * a Kysely transaction holds the connection; the statement shape PostgreSQL and MySQL run) is
- * `kyselyPathUs`. Then the old statements prepared without the query builder, and the shape issue 9
- * asks for (see billing-floor.ts).
+ * measured CPU per request. Calls one at a time pay a commit each; `groupedUs` is the same work
+ * with eight calls in flight, as under load, sharing the group commit's transactions (ADR-21).
+ * Then the old statements prepared without the query builder, and the shape issue 9 asks for (see
+ * billing-floor.ts).
  *
  *   node --conditions=source --import tsx bench/src/micro/billing-bench.ts
  */
@@ -30,11 +30,13 @@ export interface BillingBenchResult extends BillingFloorResult {
   /** Share per call of the settlement writer's batch (log row, counters, ledger delete). */
   logRowUs: number;
   totalUs: number;
-  /** reserve + settle + batch share through the Kysely path (no prepared fast path). */
-  kyselyPathUs: number;
+  /** reserve + settle + batch share per call with GROUP calls in flight (group commit at work). */
+  groupedUs: number;
 }
 
 const BATCH = 50;
+/** Calls in flight together in the grouped measurement. */
+const GROUP = 8;
 const quietLog = { error: () => undefined, info: () => undefined, warn: () => undefined } as never;
 
 function consumeRow(index: number): NewLog {
@@ -112,12 +114,36 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       await writer.close();
       return { reserve, settle, log };
     };
-    // The Kysely path: the same handle without the raw connection.
-    const kyselyHandle: DatabaseHandle = { ...handle, sqlite: undefined };
+    // Under load several calls are in flight: waves of GROUP calls reserve together, then settle
+    // together, and share the group commit's transactions (the batch is written as it fills).
+    const grouped = async (count: number, offset: number) => {
+      const writer = new SettlementWriter({
+        database: handle,
+        logDatabase: handle,
+        log: quietLog,
+        batchSize: BATCH,
+        intervalMs: 3_600_000,
+      });
+      const billing = new BillingService(handle, { instanceId: 'bench', settlements: writer });
+      const at = cpuUs();
+      for (let i = 0; i < count; i += GROUP) {
+        const wave = Array.from({ length: GROUP }, (_, n) => offset + i + n);
+        const reservations = await Promise.all(
+          wave.map((index) => billing.reserve(payer, 2_000, `bench-${index}`)),
+        );
+        await Promise.all(
+          reservations.map((reservation, n) =>
+            billing.settle(reservation, 1_234, 1, () => consumeRow(wave[n]!)),
+          ),
+        );
+      }
+      await writer.close();
+      return cpuUs() - at;
+    };
     await round(handle, 1_000, 0); // warm-up: JIT, statement cache, table pages
     const measured = await round(handle, calls, 1_000);
-    await round(kyselyHandle, 1_000, 1_000 + calls);
-    const viaKysely = await round(kyselyHandle, calls, 2_000 + calls);
+    await grouped(1_000, 1_000 + calls);
+    const inWaves = await grouped(calls, 2_000 + calls);
     const per = (us: number) => us / calls;
     const result = {
       calls,
@@ -125,7 +151,7 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       settleUs: per(measured.settle),
       logRowUs: per(measured.log),
       totalUs: per(measured.reserve + measured.settle + measured.log),
-      kyselyPathUs: per(viaKysely.reserve + viaKysely.settle + viaKysely.log),
+      groupedUs: per(inWaves),
     };
     await handle.destroy();
     return { ...result, ...runBillingFloor(file, calls) };

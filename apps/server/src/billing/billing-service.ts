@@ -5,10 +5,10 @@ import type { DatabaseHandle } from '../db/database.ts';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
-import { credit, moveToCost, type Payer } from './balance-moves.ts';
+import { moveToCost, type Payer } from './balance-moves.ts';
 import { LedgerRoutines } from './ledger-routines.ts';
 import { encodeEntry, type PendingSettlement } from './settlement-entry.ts';
-import { ShortOfQuota, SqliteLedger } from './sqlite-ledger.ts';
+import { SqliteLedger } from './sqlite-ledger.ts';
 
 export type { Payer } from './balance-moves.ts';
 
@@ -64,14 +64,17 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * taken for dead) is not touched twice: refund does nothing, settle charges the whole cost from
  * the balance and writes a fresh settled row.
  *
- * On SQLite the statements are prepared once and run synchronously (sqlite-ledger.ts) unless a
- * Kysely transaction holds the connection; PostgreSQL and MySQL use Kysely, few statements.
+ * On SQLite the statements are prepared once and run through the connection's group commit
+ * (sqlite-ledger.ts, ADR-21); PostgreSQL and MySQL call one server-side routine per reserve,
+ * settle or refund (ledger-routines.ts), and settle falls back to a Kysely transaction for the
+ * rare case the routine declines.
  */
 export class BillingService {
   /** Reservations of this process not yet settled or refunded (shutdown waits for them). */
   private readonly open = new Set<Reservation>();
   private idleWaiters: Array<() => void> = [];
   private readonly fast: SqliteLedger | undefined;
+  /** PostgreSQL/MySQL (undefined on SQLite, where `fast` does the work). */
   private readonly routines: LedgerRoutines | undefined;
   readonly instanceId: string;
   private readonly settlements: SettlementSink;
@@ -82,6 +85,8 @@ export class BillingService {
   ) {
     this.instanceId = options.instanceId;
     this.settlements = options.settlements;
+    if (handle.kind === 'sqlite' && !handle.sqlite)
+      throw new Error('SQLite billing needs the raw connection');
     this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite) : undefined;
     this.routines = handle.kind === 'sqlite' ? undefined : new LedgerRoutines(handle.db, handle.kind);
   }
@@ -119,20 +124,16 @@ export class BillingService {
     const reservation: Reservation = { payer, amount: quota, requestId, ledgerId, state: 'reserved' };
     if (quota > 0) {
       if (this.fast) {
-        try {
-          await this.fast.reserve({
-            id: ledgerId,
-            requestId,
-            payer,
-            amount: quota,
-            instanceId: this.instanceId,
-          });
-        } catch (error) {
-          if (error instanceof ShortOfQuota) throw quotaError(shortMessage(error.who));
-          throw error;
-        }
-      } else if (this.routines) {
-        const held = await this.routines.reserve({
+        const short = await this.fast.reserve({
+          id: ledgerId,
+          requestId,
+          payer,
+          amount: quota,
+          instanceId: this.instanceId,
+        });
+        if (short) throw quotaError(shortMessage(short));
+      } else {
+        const held = await this.routines!.reserve({
           id: ledgerId,
           requestId,
           payer,
@@ -140,51 +141,10 @@ export class BillingService {
           instanceId: this.instanceId,
         });
         if (held !== 'held') throw quotaError(shortMessage(held === 'user-short' ? 'user' : 'token'));
-      } else {
-        await this.hold(reservation);
       }
     }
     this.open.add(reservation);
     return reservation;
-  }
-
-  private async hold(reservation: Reservation): Promise<void> {
-    const { payer, amount: quota, ledgerId, requestId } = reservation;
-    const tokenLimited = payer.tokenId > 0 && !payer.tokenUnlimited;
-    await this.handle.db.transaction().execute(async (trx) => {
-      // The ledger row first: every transaction touching a reservation locks it before the
-      // balances (reconcile, refund and settle claim it first), so MySQL never sees opposite
-      // lock orders.
-      await trx
-        .insertInto('reservations')
-        .values({
-          id: ledgerId,
-          request_id: requestId.slice(0, 64),
-          user_id: payer.userId,
-          token_id: payer.tokenId,
-          token_limited: tokenLimited ? 1 : 0,
-          amount: quota,
-          created_at: Date.now(),
-          instance_id: this.instanceId,
-        })
-        .execute();
-      const user = await trx
-        .updateTable('users')
-        .set({ quota: sql`quota - ${quota}` })
-        .where('id', '=', payer.userId)
-        .where('quota', '>=', quota)
-        .executeTakeFirst();
-      if (Number(user.numUpdatedRows) === 0) throw quotaError(shortMessage('user'));
-      if (tokenLimited) {
-        const token = await trx
-          .updateTable('tokens')
-          .set({ remain_quota: sql`remain_quota - ${quota}` })
-          .where('id', '=', payer.tokenId)
-          .where('remain_quota', '>=', quota)
-          .executeTakeFirst();
-        if (Number(token.numUpdatedRows) === 0) throw quotaError(shortMessage('token'));
-      }
-    });
   }
 
   /** Returns the whole reservation (failed call). Safe to call more than once. */
@@ -194,23 +154,8 @@ export class BillingService {
     try {
       if (reservation.amount === 0) return;
       const { ledgerId, payer, amount } = reservation;
-      if (this.fast) {
-        await this.fast.refund(ledgerId, payer, amount);
-        return;
-      }
-      if (this.routines) {
-        await this.routines.refund(ledgerId, payer, amount);
-        return;
-      }
-      await this.handle.db.transaction().execute(async (trx) => {
-        // Already reconciled (refunded) by the master: nothing is left to return.
-        const deleted = await trx
-          .deleteFrom('reservations')
-          .where('id', '=', ledgerId)
-          .where('state', '=', 'reserved')
-          .executeTakeFirst();
-        if (Number(deleted.numDeletedRows) > 0) await credit(trx, payer, amount);
-      });
+      if (this.fast) await this.fast.refund(ledgerId, payer, amount);
+      else await this.routines!.refund(ledgerId, payer, amount);
     } finally {
       this.leave(reservation, 'refunded');
     }

@@ -1,10 +1,5 @@
 import type SQLite from 'better-sqlite3';
 
-interface Outcome {
-  ok: boolean;
-  value: unknown;
-}
-
 interface Work {
   run: () => unknown;
   resolve: (value: unknown) => void;
@@ -13,13 +8,15 @@ interface Work {
 
 /**
  * Group commit for the ledger's SQLite statements: work submitted during one turn of the event
- * loop runs in one IMMEDIATE transaction on the next turn (setImmediate), each piece inside its
- * own savepoint, and every submitter's promise settles once that transaction has committed.
- * A commit writes each touched page to the WAL once however many calls touched it (the user's
- * row page, the ledger's pages): under load, several reservations and settlements share one
- * commit instead of paying one each. A piece that throws rolls back to its savepoint and rejects
- * alone; a failed commit rejects them all (nothing of theirs was written). While a Kysely
- * transaction holds the connection the group waits (its writes must not join that transaction).
+ * loop runs on the next turn (setImmediate) in one IMMEDIATE transaction, and every submitter's
+ * promise settles once that transaction has committed. A commit writes each touched page to the
+ * WAL once however many calls touched it (the user's row page, the ledger's pages): under load,
+ * several reservations and settlements share one commit instead of paying one each.
+ * Pieces must leave no partial writes when they answer normally (a refusal is an answer, not an
+ * exception). A piece that throws rolls the whole group back; each piece then runs again in its
+ * own transaction, so only the failing one fails. A group that cannot begin or commit rejects its
+ * pieces with that error, having written none of them. While a Kysely transaction holds the
+ * connection the group waits: its writes must never join that transaction.
  * Nothing is acknowledged before it is committed: a reservation is durable before its upstream
  * call starts, exactly as with one transaction per call.
  */
@@ -27,22 +24,16 @@ export class SqliteGroupCommit {
   private queue: Work[] = [];
   private scheduled = false;
   private readonly flushBound = () => this.flush();
-  /** Inside the group's transaction: one savepoint. */
-  private readonly inSavepoint: (run: () => unknown) => unknown;
-  /** The group's transaction: runs every piece, keeping each outcome. */
-  private readonly runGroup: SQLite.Transaction<(group: Work[], outcomes: Outcome[]) => void>;
+  /** One transaction around every piece of the group. */
+  private readonly runGroup: SQLite.Transaction<(group: Work[], values: unknown[]) => void>;
+  /** One transaction around one piece (after a piece of the group threw). */
+  private readonly runAlone: SQLite.Transaction<(run: () => unknown) => unknown>;
 
   constructor(private readonly db: SQLite.Database) {
-    this.inSavepoint = db.transaction((run: () => unknown) => run());
-    this.runGroup = db.transaction((group: Work[], outcomes: Outcome[]) => {
-      for (let index = 0; index < group.length; index++) {
-        try {
-          outcomes[index] = { ok: true, value: this.inSavepoint(group[index]!.run) };
-        } catch (error) {
-          outcomes[index] = { ok: false, value: error };
-        }
-      }
+    this.runGroup = db.transaction((group: Work[], values: unknown[]) => {
+      for (let index = 0; index < group.length; index++) values[index] = group[index]!.run();
     });
+    this.runAlone = db.transaction((run: () => unknown) => run());
   }
 
   /** Runs `work` (synchronous statements) in the next group's transaction. */
@@ -70,17 +61,28 @@ export class SqliteGroupCommit {
     const group = this.queue;
     this.queue = [];
     if (group.length === 0) return;
-    const outcomes: Outcome[] = new Array(group.length);
+    const values: unknown[] = new Array(group.length);
     try {
-      this.runGroup.immediate(group, outcomes);
+      this.runGroup.immediate(group, values);
     } catch (error) {
-      for (const work of group) work.reject(error);
+      if (group.length === 1) group[0]!.reject(error);
+      else this.oneByOne(group);
       return;
     }
-    for (let index = 0; index < group.length; index++) {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) group[index]!.resolve(outcome.value);
-      else group[index]!.reject(outcome.value);
+    for (let index = 0; index < group.length; index++) group[index]!.resolve(values[index]);
+  }
+
+  /** Nothing of the group was written: each piece again, alone, so only a failing one fails. */
+  private oneByOne(group: Work[]): void {
+    for (const work of group) {
+      let value: unknown;
+      try {
+        value = this.runAlone.immediate(work.run);
+      } catch (error) {
+        work.reject(error);
+        continue;
+      }
+      work.resolve(value);
     }
   }
 }

@@ -99,13 +99,6 @@ export interface SqliteSettle {
   buildLog: (charged: number, shortfall: number) => NewLog | null;
 }
 
-/** Thrown inside the reserve's savepoint (rolls it back); mapped to the quota error by the caller. */
-export class ShortOfQuota extends Error {
-  constructor(readonly who: 'user' | 'token') {
-    super(who);
-  }
-}
-
 const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
 
 /**
@@ -142,14 +135,18 @@ export class SqliteLedger {
     return take;
   }
 
-  /** Holds the amount on user and token (ShortOfQuota when either is short) with its ledger row. */
-  reserve(r: SqliteReserve): Promise<void> {
+  /**
+   * Holds the amount on user and token with its ledger row; answers who was short instead (then
+   * nothing is left changed: a token refusal gives the user's hold back at once).
+   */
+  reserve(r: SqliteReserve): Promise<'user' | 'token' | null> {
     return this.commit.submit(() => {
       const s = this.prepared();
-      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) throw new ShortOfQuota('user');
+      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) return 'user';
       const tokenLimited = limited(r.payer);
       if (tokenLimited && s.holdToken.run(r.amount, r.payer.tokenId, r.amount).changes === 0) {
-        throw new ShortOfQuota('token');
+        s.creditUser.run(r.amount, r.payer.userId);
+        return 'token';
       }
       s.insertReserved.run(
         r.id,
@@ -161,6 +158,7 @@ export class SqliteLedger {
         Date.now(),
         r.instanceId,
       );
+      return null;
     });
   }
 
