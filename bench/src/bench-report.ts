@@ -16,10 +16,17 @@ const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).
 
 /** The soak's growth as shown in the targets table: the heap floor's slope when sampled, else RSS's. */
 function soakGrowth(soak: SoakResult): string {
+  if (soak.heapFloorTrendMbPerMinute !== undefined) {
+    return `heap floor ${fixed(soak.heapFloorTrendMbPerMinute, 2)} MB/min (median of pairwise slopes; least squares ${fixed(soak.heapFloorSlopeMbPerMinute ?? Number.NaN, 2)}, RSS ${fixed(soak.slopeMbPerMinute, 2)})`;
+  }
   return soak.heapFloorSlopeMbPerMinute !== undefined
     ? `heap floor ${fixed(soak.heapFloorSlopeMbPerMinute, 2)} MB/min (RSS ${fixed(soak.slopeMbPerMinute, 2)} MB/min)`
     : `RSS ${fixed(soak.slopeMbPerMinute, 2)} MB/min`;
 }
+
+/** The growth the verdict judges: the heap floor's robust trend, else its least-squares slope, else RSS's. */
+const soakVerdictSlope = (soak: SoakResult) =>
+  soak.heapFloorTrendMbPerMinute ?? soak.heapFloorSlopeMbPerMinute ?? soak.slopeMbPerMinute;
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, i) =>
@@ -239,10 +246,9 @@ function targetsTable(run: BenchRun): string {
       ? `${soakGrowth(soak)} over ${fixed(soak.seconds / 60, 1)} min at ${soak.rate} req/s`
       : 'not part of this run (BENCH_SOAK=600)',
     // "No growth": a slope under 0.5 MB/min passes; a falling one is not growth. The heap floor
-    // (what survives collection) decides when it was sampled; RSS swings with the collector.
-    soak
-      ? verdict(soak.seconds >= 600 && (soak.heapFloorSlopeMbPerMinute ?? soak.slopeMbPerMinute) < 0.5)
-      : 'not measured',
+    // (what survives collection) decides when it was sampled, by the median of its pairwise slopes
+    // (a window without a full collection leaves an outlier); RSS swings with the collector.
+    soak ? verdict(soak.seconds >= 600 && soakVerdictSlope(soak) < 0.5) : 'not measured',
   ]);
   rows.push(sensitiveWordsTargetRow(run));
   return table(['target (issues 9 and 12)', 'this run', 'verdict'], rows);
@@ -339,11 +345,16 @@ the start, ${megabytes(soak.endRss)} MB at the end, peak ${megabytes(soak.peakRs
     }${
       soak.heapFloorSlopeMbPerMinute !== undefined
         ? ` The V8 heap's floor (lowest heap in use of each 30 s, from /metrics; what survives garbage
-collection) moved **${fixed(soak.heapFloorSlopeMbPerMinute, 2)} MB/min**${
+collection) moved **${fixed(soak.heapFloorSlopeMbPerMinute, 2)} MB/min** by least squares${
+            soak.heapFloorTrendMbPerMinute !== undefined
+              ? ` and **${fixed(soak.heapFloorTrendMbPerMinute, 2)} MB/min** by the median of its pairwise slopes (Theil–Sen)`
+              : ''
+          }${
             soak.heapFloorPerMinuteMb?.length
               ? `; per minute (MB): ${soak.heapFloorPerMinuteMb.join(', ')}`
               : ''
-          }. The verdict uses the heap floor: RSS follows the collector's rhythm.`
+          }. The verdict uses the heap floor's median slope: RSS follows the collector's rhythm, and a
+30-second window in which no full collection ran leaves a high floor that tilts a least-squares line.`
         : ''
     }`);
   }

@@ -36,6 +36,8 @@ export interface SoakResult extends PhaseResult {
    * the last 80%, MB per minute: what survives collection. Absent when /metrics gave too few samples.
    */
   heapFloorSlopeMbPerMinute?: number;
+  /** Theil–Sen slope of the same floors (median of pairwise slopes), MB per minute: the verdict's. */
+  heapFloorTrendMbPerMinute?: number;
   /** The heap floor at the end of each minute, MB. */
   heapFloorPerMinuteMb?: number[];
 }

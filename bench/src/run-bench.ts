@@ -28,7 +28,7 @@ import {
 } from './processes.ts';
 import { bodies } from './request-bodies.ts';
 import { sampleHeap } from './soak/heap-sampler.ts';
-import { perMinuteMb, slopeMbPerMinute, windowFloors } from './soak/soak-series.ts';
+import { medianSlopeMbPerMinute, perMinuteMb, slopeMbPerMinute, windowFloors } from './soak/soak-series.ts';
 import {
   buildSwitchyard,
   checkPortkeyInstalled,
@@ -187,6 +187,7 @@ async function benchTarget(
       ...(heapFloors.length >= 4
         ? {
             heapFloorSlopeMbPerMinute: slopeMbPerMinute(heapFloors),
+            heapFloorTrendMbPerMinute: medianSlopeMbPerMinute(heapFloors),
             heapFloorPerMinuteMb: perMinuteMb(heapFloors),
           }
         : {}),
@@ -195,7 +196,7 @@ async function benchTarget(
     log(
       `  soak RSS slope ${results.soak.slopeMbPerMinute.toFixed(2)} MB/min, heap floor slope ${
         results.soak.heapFloorSlopeMbPerMinute?.toFixed(2) ?? '—'
-      } MB/min`,
+      } MB/min (median of pairwise slopes ${results.soak.heapFloorTrendMbPerMinute?.toFixed(2) ?? '—'})`,
     );
     await pause();
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { heapUsedOf, perMinuteMb, slopeMbPerMinute, windowFloors } from './soak-series.ts';
+import {
+  heapUsedOf,
+  medianSlopeMbPerMinute,
+  perMinuteMb,
+  slopeMbPerMinute,
+  windowFloors,
+} from './soak-series.ts';
 
 const MB = 2 ** 20;
 
@@ -21,6 +27,19 @@ describe('soak series', () => {
     expect(floors).toHaveLength(10);
     expect(floors.every((floor) => floor.bytes === 50 * MB)).toBe(true);
     expect(slopeMbPerMinute(floors)).toBeCloseTo(0, 5);
+  });
+
+  it('keeps the trend and shrugs off a late outlier with the median of pairwise slopes', () => {
+    const at = (i: number) => i * 30_000;
+    // Flat at 62–65 MB with two windows that saw no full collection (96, 87 MB) near the end.
+    const flat = [97, 90, 78, 70, 65, 63, 62, 64, 63, 62, 64, 62, 65, 96, 64, 63, 62, 64, 87, 63];
+    const floors = flat.map((mb, i) => ({ at: at(i), bytes: mb * MB }));
+    expect(slopeMbPerMinute(floors)).toBeGreaterThan(0.5);
+    expect(Math.abs(medianSlopeMbPerMinute(floors))).toBeLessThan(0.1);
+    // A real leak of 1 MB per minute stays visible, outliers or not.
+    const leaking = floors.map((floor, i) => ({ ...floor, bytes: floor.bytes + (i / 2) * MB }));
+    expect(medianSlopeMbPerMinute(leaking)).toBeCloseTo(1, 0);
+    expect(medianSlopeMbPerMinute([])).toBe(0);
   });
 
   it('reports the sample nearest the end of each minute in MB', () => {

@@ -28,6 +28,27 @@ export function slopeMbPerMinute(samples: Sample[]): number {
   return denominator === 0 ? 0 : numerator / denominator;
 }
 
+/**
+ * Theil–Sen slope in MB per minute over the samples after the first fifth: the median of the
+ * slopes between every pair of samples. A window in which no full collection ran leaves a high
+ * floor now and then; one such outlier near the end tilts a least-squares line, but not the
+ * median of pairwise slopes, while a heap that keeps growing still shows its rate.
+ */
+export function medianSlopeMbPerMinute(samples: Sample[]): number {
+  const kept = samples.slice(Math.floor(samples.length / 5));
+  const slopes: number[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    for (let j = i + 1; j < kept.length; j++) {
+      const minutes = (kept[j]!.at - kept[i]!.at) / 60_000;
+      if (minutes > 0) slopes.push((kept[j]!.bytes - kept[i]!.bytes) / 2 ** 20 / minutes);
+    }
+  }
+  if (slopes.length === 0) return 0;
+  slopes.sort((a, b) => a - b);
+  const middle = Math.floor(slopes.length / 2);
+  return slopes.length % 2 === 1 ? slopes[middle]! : (slopes[middle - 1]! + slopes[middle]!) / 2;
+}
+
 /** The lowest sample of each window of `windowMs` (stamped at the window's lowest point). */
 export function windowFloors(samples: Sample[], windowMs: number): Sample[] {
   if (samples.length === 0) return [];
