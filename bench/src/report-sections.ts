@@ -70,8 +70,9 @@ What one relay call asks of SQLite, measured without HTTP (\`bench/src/micro/bil
 ${result.calls.toLocaleString('en-US')} calls after a warm-up, CPU time of the process, pinned like the gateways): Switchyard's own
 \`BillingService\` and \`LogRepository\`, then the same statements prepared once without the query
 builder, then the shape issue 9 asks for (one conditional write for the reservation, one at
-settlement, counters batched per 200 calls; no ledger row). The same reserve, settle and batch
-through the query builder is what PostgreSQL and MySQL run. The share is of Switchyard's CPU per
+settlement, counters batched per 200 calls; no ledger row). One call at a time pays a commit for
+its reservation and one for its settlement; with eight calls in flight they share the group
+commit's transactions (ADR-21), as under load. The share is of Switchyard's CPU per
 request at saturation in this run (${Number.isFinite(perRequest) ? `${perRequest.toFixed(0)} µs` : 'not measured'}).
 
 | work per relay call | CPU µs | share of Switchyard's CPU/request |

@@ -1,27 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import { completeLogRow } from './settlement-entry.ts';
-import { logValues } from './sqlite-ledger.ts';
-
-const COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel_id',
-  'token_id',
-  'group',
-  'ip',
-  'other',
-] as const;
+import { LOG_COLUMNS, logValues } from './sqlite-ledger.ts';
 
 describe('logValues', () => {
   it('gives the prepared insert what completeLogRow would, column by column', () => {
@@ -47,7 +27,7 @@ describe('logValues', () => {
     const sparse = { type: 2, user_id: 7, quota: 5 } as NewLog;
     for (const log of [full, sparse]) {
       const row = completeLogRow(log, 1_800_000_000) as Record<string, unknown>;
-      expect(logValues(log, 1_800_000_000)).toEqual(COLUMNS.map((column) => row[column] ?? null));
+      expect(logValues(log, 1_800_000_000)).toEqual(LOG_COLUMNS.map((column) => row[column] ?? null));
     }
     // The stamp wins over the settlement time; a missing one takes it.
     expect(logValues(full, 9)[1]).toBe(1_700_000_000);

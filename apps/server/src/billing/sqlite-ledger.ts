@@ -5,7 +5,7 @@ import { aggregateCounters, encodeEntry, type PendingSettlement } from './settle
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 
 /** The logs table's columns in the order of the prepared insert. */
-const LOG_COLUMNS = [
+export const LOG_COLUMNS = [
   'user_id',
   'created_at',
   'type',

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.ts';
+import { migrateDatabases } from '../../src/db/migrate.ts';
 import type { Payer } from './gateway-client.ts';
 import { eventually } from './server-process.ts';
 
@@ -74,4 +75,46 @@ export async function expectBalancedBooks(
   expect(books.tokenUsed).toBe(books.loggedQuota);
   expect(books.quota + books.usedQuota).toBe(startQuota);
   return books;
+}
+
+/**
+ * A migrated throwaway database with one user, one limited token and one channel, for tests that
+ * drive the billing service directly.
+ */
+export async function seedLedgerDatabase(
+  handle: DatabaseHandle,
+  seed: {
+    userId: number;
+    tokenId: number;
+    channelId: number;
+    name: string;
+    quota: number;
+    tokenRemain: number;
+  },
+): Promise<void> {
+  await migrateDatabases(handle.db as never, null);
+  await handle.db
+    .insertInto('users')
+    .values({
+      id: seed.userId,
+      username: seed.name,
+      quota: seed.quota,
+      aff_code: seed.name,
+      access_token: null,
+    })
+    .execute();
+  await handle.db
+    .insertInto('tokens')
+    .values({
+      id: seed.tokenId,
+      user_id: seed.userId,
+      key: `${seed.name}key`,
+      name: seed.name,
+      remain_quota: seed.tokenRemain,
+    })
+    .execute();
+  await handle.db
+    .insertInto('channels')
+    .values({ id: seed.channelId, name: seed.name, key: 'k', models: 'gpt-4o' } as never)
+    .execute();
 }

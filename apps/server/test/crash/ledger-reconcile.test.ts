@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/billing-service.ts';
 import { reconcileReservations } from '../../src/billing/reservation-ledger.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { migrateDatabases } from '../../src/db/migrate.ts';
 import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { readBooks } from './ledger-checks.ts';
+import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 
 /**
  * The reservation ledger against a real database: settled rows until the settlement writer's
@@ -69,25 +68,14 @@ describe('reservation ledger', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     handle = openDatabase(database.target);
-    await migrateDatabases(handle.db as never, null);
-    await handle.db
-      .insertInto('users')
-      .values({ id: payer.userId, username: 'ledger', quota: START, aff_code: 'ledger', access_token: null })
-      .execute();
-    await handle.db
-      .insertInto('tokens')
-      .values({
-        id: payer.tokenId,
-        user_id: payer.userId,
-        key: 'ledgerkey',
-        name: 'ledger',
-        remain_quota: START,
-      })
-      .execute();
-    await handle.db
-      .insertInto('channels')
-      .values({ id: CHANNEL, name: 'ledger', key: 'k', models: 'gpt-4o' } as never)
-      .execute();
+    await seedLedgerDatabase(handle, {
+      userId: payer.userId,
+      tokenId: payer.tokenId,
+      channelId: CHANNEL,
+      name: 'ledger',
+      quota: START,
+      tokenRemain: START,
+    });
     await handle.db
       .insertInto('node_instances')
       .values({ id: INSTANCE, node_type: 'master', started_at: Date.now(), heartbeat_at: Date.now() })

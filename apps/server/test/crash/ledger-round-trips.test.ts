@@ -2,10 +2,9 @@ import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/billing-service.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { migrateDatabases } from '../../src/db/migrate.ts';
 import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
-import { readBooks } from './ledger-checks.ts';
+import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 
 /**
  * How many round trips the ledger costs a relay call, and the refusals of its routines. On
@@ -32,19 +31,14 @@ describe('ledger round trips', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     handle = openDatabase(database.target);
-    await migrateDatabases(handle.db as never, null);
-    await handle.db
-      .insertInto('users')
-      .values({ id: payer.userId, username: 'trips', quota: START, aff_code: 'trips', access_token: null })
-      .execute();
-    await handle.db
-      .insertInto('tokens')
-      .values({ id: payer.tokenId, user_id: payer.userId, key: 'tripskey', name: 'trips', remain_quota: 0 })
-      .execute();
-    await handle.db
-      .insertInto('channels')
-      .values({ id: CHANNEL, name: 'trips', key: 'k', models: 'gpt-4o' } as never)
-      .execute();
+    await seedLedgerDatabase(handle, {
+      userId: payer.userId,
+      tokenId: payer.tokenId,
+      channelId: CHANNEL,
+      name: 'trips',
+      quota: START,
+      tokenRemain: 0,
+    });
     // The billing service sees a handle whose every query and transaction is counted.
     const counting: KyselyPlugin = {
       transformQuery: (args) => {

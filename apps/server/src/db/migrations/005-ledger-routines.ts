@@ -34,13 +34,39 @@ export async function down(): Promise<void> {
   throw new Error('Switchyard migrations are forward-only');
 }
 
-const POSTGRES_ROUTINES = [
-  `CREATE OR REPLACE FUNCTION switchyard_reserve(p_id varchar, p_request_id varchar, p_user integer,
-    p_token integer, p_limited integer, p_amount bigint, p_created_at bigint, p_instance varchar)
+/** A PL/pgSQL function answering an integer code; its transaction skips the WAL-flush wait. */
+const postgresFunction = (name: string, params: string, body: string, declare = '') =>
+  `CREATE OR REPLACE FUNCTION ${name}(${params})
   RETURNS integer LANGUAGE plpgsql AS $$
-  BEGIN
+  ${declare ? `DECLARE\n    ${declare}\n  ` : ''}BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
-    INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id)
+${body}
+  END $$`;
+
+/**
+ * A MySQL procedure in a transaction of its own: MySQL would otherwise commit each statement
+ * alone. `body` sets v_result; the work commits only when it equals `committedWhen`, and any SQL
+ * error rolls it back before being raised again. The code is the procedure's one-row result.
+ */
+const mysqlProcedure = (name: string, params: string, body: string, committedWhen: 0 | 1, declare = '') => [
+  `DROP PROCEDURE IF EXISTS ${name}`,
+  `CREATE PROCEDURE ${name}(${params})
+  BEGIN
+    DECLARE v_result int DEFAULT 0;${declare ? `\n    ${declare}` : ''}
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+    START TRANSACTION;
+${body}
+    IF v_result = ${committedWhen} THEN COMMIT; ELSE ROLLBACK; END IF;
+    SELECT v_result AS result;
+  END`,
+];
+
+const POSTGRES_ROUTINES = [
+  postgresFunction(
+    'switchyard_reserve',
+    `p_id varchar, p_request_id varchar, p_user integer, p_token integer, p_limited integer,
+    p_amount bigint, p_created_at bigint, p_instance varchar`,
+    `    INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id)
       VALUES (p_id, p_request_id, p_user, p_token, p_limited, p_amount, p_created_at, p_instance);
     UPDATE users SET quota = quota - p_amount WHERE id = p_user AND quota >= p_amount;
     IF NOT FOUND THEN
@@ -55,14 +81,12 @@ const POSTGRES_ROUTINES = [
         RETURN 2;
       END IF;
     END IF;
-    RETURN 0;
-  END $$`,
-  `CREATE OR REPLACE FUNCTION switchyard_refund(p_id varchar, p_user integer, p_token integer,
-    p_limited integer, p_amount bigint)
-  RETURNS integer LANGUAGE plpgsql AS $$
-  BEGIN
-    PERFORM set_config('synchronous_commit', 'off', true);
-    DELETE FROM reservations WHERE id = p_id AND state = 'reserved';
+    RETURN 0;`,
+  ),
+  postgresFunction(
+    'switchyard_refund',
+    'p_id varchar, p_user integer, p_token integer, p_limited integer, p_amount bigint',
+    `    DELETE FROM reservations WHERE id = p_id AND state = 'reserved';
     IF NOT FOUND THEN
       RETURN 0;
     END IF;
@@ -70,16 +94,13 @@ const POSTGRES_ROUTINES = [
     IF p_limited = 1 THEN
       UPDATE tokens SET remain_quota = remain_quota + p_amount WHERE id = p_token;
     END IF;
-    RETURN 1;
-  END $$`,
-  `CREATE OR REPLACE FUNCTION switchyard_settle(p_id varchar, p_user integer, p_token integer,
-    p_limited integer, p_reserved bigint, p_target bigint, p_channel integer, p_entry text)
-  RETURNS integer LANGUAGE plpgsql AS $$
-  DECLARE
-    v_more bigint := p_target - p_reserved;
-  BEGIN
-    PERFORM set_config('synchronous_commit', 'off', true);
-    UPDATE reservations SET state = 'settled', charged = p_target, channel_id = p_channel, entry = p_entry
+    RETURN 1;`,
+  ),
+  postgresFunction(
+    'switchyard_settle',
+    `p_id varchar, p_user integer, p_token integer, p_limited integer, p_reserved bigint,
+    p_target bigint, p_channel integer, p_entry text`,
+    `    UPDATE reservations SET state = 'settled', charged = p_target, channel_id = p_channel, entry = p_entry
       WHERE id = p_id AND state = 'reserved';
     IF NOT FOUND THEN
       RETURN 1;
@@ -104,23 +125,17 @@ const POSTGRES_ROUTINES = [
         END IF;
       END IF;
     END IF;
-    RETURN 0;
-  END $$`,
+    RETURN 0;`,
+    'v_more bigint := p_target - p_reserved;',
+  ),
 ];
 
-/**
- * MySQL runs each statement of a procedure in its own autocommit transaction unless told
- * otherwise: every procedure opens one and rolls it back on any SQL error before re-raising it.
- */
 const MYSQL_ROUTINES = [
-  'DROP PROCEDURE IF EXISTS switchyard_reserve',
-  `CREATE PROCEDURE switchyard_reserve(IN p_id varchar(40), IN p_request_id varchar(64), IN p_user int,
-    IN p_token int, IN p_limited int, IN p_amount bigint, IN p_created_at bigint, IN p_instance varchar(40))
-  BEGIN
-    DECLARE v_result int DEFAULT 0;
-    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
-    START TRANSACTION;
-    INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id)
+  ...mysqlProcedure(
+    'switchyard_reserve',
+    `IN p_id varchar(40), IN p_request_id varchar(64), IN p_user int, IN p_token int, IN p_limited int,
+    IN p_amount bigint, IN p_created_at bigint, IN p_instance varchar(40)`,
+    `    INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id)
       VALUES (p_id, p_request_id, p_user, p_token, p_limited, p_amount, p_created_at, p_instance);
     UPDATE users SET quota = quota - p_amount WHERE id = p_user AND quota >= p_amount;
     IF ROW_COUNT() = 0 THEN
@@ -130,37 +145,27 @@ const MYSQL_ROUTINES = [
       IF ROW_COUNT() = 0 THEN
         SET v_result = 2;
       END IF;
-    END IF;
-    IF v_result = 0 THEN COMMIT; ELSE ROLLBACK; END IF;
-    SELECT v_result AS result;
-  END`,
-  'DROP PROCEDURE IF EXISTS switchyard_refund',
-  `CREATE PROCEDURE switchyard_refund(IN p_id varchar(40), IN p_user int, IN p_token int,
-    IN p_limited int, IN p_amount bigint)
-  BEGIN
-    DECLARE v_result int DEFAULT 0;
-    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
-    START TRANSACTION;
-    DELETE FROM reservations WHERE id = p_id AND state = 'reserved';
+    END IF;`,
+    0,
+  ),
+  ...mysqlProcedure(
+    'switchyard_refund',
+    'IN p_id varchar(40), IN p_user int, IN p_token int, IN p_limited int, IN p_amount bigint',
+    `    DELETE FROM reservations WHERE id = p_id AND state = 'reserved';
     IF ROW_COUNT() > 0 THEN
       SET v_result = 1;
       UPDATE users SET quota = quota + p_amount WHERE id = p_user;
       IF p_limited = 1 THEN
         UPDATE tokens SET remain_quota = remain_quota + p_amount WHERE id = p_token;
       END IF;
-    END IF;
-    COMMIT;
-    SELECT v_result AS result;
-  END`,
-  'DROP PROCEDURE IF EXISTS switchyard_settle',
-  `CREATE PROCEDURE switchyard_settle(IN p_id varchar(40), IN p_user int, IN p_token int, IN p_limited int,
-    IN p_reserved bigint, IN p_target bigint, IN p_channel int, IN p_entry text)
-  BEGIN
-    DECLARE v_result int DEFAULT 0;
-    DECLARE v_more bigint DEFAULT p_target - p_reserved;
-    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
-    START TRANSACTION;
-    UPDATE reservations SET state = 'settled', charged = p_target, channel_id = p_channel, entry = p_entry
+    END IF;`,
+    1,
+  ),
+  ...mysqlProcedure(
+    'switchyard_settle',
+    `IN p_id varchar(40), IN p_user int, IN p_token int, IN p_limited int, IN p_reserved bigint,
+    IN p_target bigint, IN p_channel int, IN p_entry text`,
+    `    UPDATE reservations SET state = 'settled', charged = p_target, channel_id = p_channel, entry = p_entry
       WHERE id = p_id AND state = 'reserved';
     IF ROW_COUNT() = 0 THEN
       SET v_result = 1;
@@ -179,8 +184,8 @@ const MYSQL_ROUTINES = [
           SET v_result = 2;
         END IF;
       END IF;
-    END IF;
-    IF v_result = 0 THEN COMMIT; ELSE ROLLBACK; END IF;
-    SELECT v_result AS result;
-  END`,
+    END IF;`,
+    0,
+    'DECLARE v_more bigint DEFAULT p_target - p_reserved;',
+  ),
 ];
