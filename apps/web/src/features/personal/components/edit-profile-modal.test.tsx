@@ -41,12 +41,15 @@ describe('EditProfileModal', () => {
     const { user, username, displayName, save } = await openDialog();
     await user.clear(username);
     await save();
-    expect(await screen.findByText('请输入用户名')).toBeInTheDocument();
+    // antd replaces an error's node when the form re-validates: query afresh until it settles
+    // (a node found once may be detached by the time it is checked on a loaded machine).
+    const shows = (text: string) => waitFor(() => expect(screen.getByText(text)).toBeInTheDocument());
+    await shows('请输入用户名');
     await user.type(username, 'abcdefghijklm');
     await user.type(displayName, 'x'.repeat(20));
     await save();
-    expect(await screen.findByText('用户名最多 12 个字符')).toBeInTheDocument();
-    expect(await screen.findByText('显示名称最多 20 个字符')).toBeInTheDocument();
+    await shows('用户名最多 12 个字符');
+    await shows('显示名称最多 20 个字符');
     expect(fetch.calls('PUT /api/user/self')).toHaveLength(0);
   });
 
