@@ -123,25 +123,9 @@ export class BillingService {
     const ledgerId = quota === 0 ? '' : randomUUID();
     const reservation: Reservation = { payer, amount: quota, requestId, ledgerId, state: 'reserved' };
     if (quota > 0) {
-      if (this.fast) {
-        const short = await this.fast.reserve({
-          id: ledgerId,
-          requestId,
-          payer,
-          amount: quota,
-          instanceId: this.instanceId,
-        });
-        if (short) throw quotaError(shortMessage(short));
-      } else {
-        const held = await this.routines!.reserve({
-          id: ledgerId,
-          requestId,
-          payer,
-          amount: quota,
-          instanceId: this.instanceId,
-        });
-        if (held !== 'held') throw quotaError(shortMessage(held === 'user-short' ? 'user' : 'token'));
-      }
+      const row = { id: ledgerId, requestId, payer, amount: quota, instanceId: this.instanceId };
+      const short = this.fast ? await this.fast.reserve(row) : await this.routines!.reserve(row);
+      if (short) throw quotaError(shortMessage(short));
     }
     this.open.add(reservation);
     return reservation;

@@ -2,8 +2,6 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Payer } from './balance-moves.ts';
 
-/** Outcome of `switchyard_reserve`: held, or whose balance was short (nothing changed then). */
-export type RoutineReserve = 'held' | 'user-short' | 'token-short';
 /**
  * Outcome of `switchyard_settle`: settled; or nothing changed because the row is no longer
  * 'reserved' (reconciled meanwhile) or the balance cannot cover the cost beyond the reservation.
@@ -32,13 +30,14 @@ export class LedgerRoutines {
     return readResult(rows);
   }
 
+  /** Holds the amount with its ledger row; answers whose balance was short instead (nothing changed). */
   async reserve(row: {
     id: string;
     requestId: string;
     payer: Payer;
     amount: number;
     instanceId: string;
-  }): Promise<RoutineReserve> {
+  }): Promise<'user' | 'token' | null> {
     const { payer } = row;
     const code = await this.call(
       'switchyard_reserve',
@@ -53,7 +52,7 @@ export class LedgerRoutines {
         row.instanceId,
       ]),
     );
-    return code === 0 ? 'held' : code === 2 ? 'token-short' : 'user-short';
+    return code === 0 ? null : code === 2 ? 'token' : 'user';
   }
 
   /** Deletes a 'reserved' row and credits it back; false when the row was gone already. */
