@@ -14,8 +14,11 @@ const rate = (value: number) => Math.round(value).toLocaleString('en-US');
 const megabytes = (bytes: number) => `${Math.round(bytes / 2 ** 20)}`;
 const signed = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(2)}`;
 
-/** The soak's growth as shown in the targets table: the heap floor's slope when sampled, else RSS's. */
+/** The soak's growth as shown in the targets table: the heap after full collections, else its floor, else RSS's. */
 function soakGrowth(soak: SoakResult): string {
+  if (soak.heapAfterMajorGc) {
+    return `heap after full collections ${fixed(soak.heapAfterMajorGc.trendMbPerMinute, 2)} MB/min (median of pairwise slopes over ${soak.heapAfterMajorGc.readings} readings; least squares ${fixed(soak.heapAfterMajorGc.slopeMbPerMinute, 2)}, RSS ${fixed(soak.slopeMbPerMinute, 2)})`;
+  }
   if (soak.heapFloorTrendMbPerMinute !== undefined) {
     return `heap floor ${fixed(soak.heapFloorTrendMbPerMinute, 2)} MB/min (median of pairwise slopes; least squares ${fixed(soak.heapFloorSlopeMbPerMinute ?? Number.NaN, 2)}, RSS ${fixed(soak.slopeMbPerMinute, 2)})`;
   }
@@ -24,9 +27,15 @@ function soakGrowth(soak: SoakResult): string {
     : `RSS ${fixed(soak.slopeMbPerMinute, 2)} MB/min`;
 }
 
-/** The growth the verdict judges: the heap floor's robust trend, else its least-squares slope, else RSS's. */
+/**
+ * The growth the verdict judges: the robust trend of the heap after full collections, else of the
+ * heap floor, else the floor's least-squares slope, else RSS's (older runs recorded less).
+ */
 const soakVerdictSlope = (soak: SoakResult) =>
-  soak.heapFloorTrendMbPerMinute ?? soak.heapFloorSlopeMbPerMinute ?? soak.slopeMbPerMinute;
+  soak.heapAfterMajorGc?.trendMbPerMinute ??
+  soak.heapFloorTrendMbPerMinute ??
+  soak.heapFloorSlopeMbPerMinute ??
+  soak.slopeMbPerMinute;
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, i) =>
@@ -353,8 +362,17 @@ collection) moved **${fixed(soak.heapFloorSlopeMbPerMinute, 2)} MB/min** by leas
             soak.heapFloorPerMinuteMb?.length
               ? `; per minute (MB): ${soak.heapFloorPerMinuteMb.join(', ')}`
               : ''
-          }. The verdict uses the heap floor's median slope: RSS follows the collector's rhythm, and a
+          }.${
+            soak.heapAfterMajorGc
+              ? ` The heap right after each full collection (${soak.heapAfterMajorGc.readings} readings from
+/metrics) moved **${fixed(soak.heapAfterMajorGc.trendMbPerMinute, 2)} MB/min** by the median of its pairwise slopes
+(least squares ${fixed(soak.heapAfterMajorGc.slopeMbPerMinute, 2)}); per minute (MB): ${soak.heapAfterMajorGc.perMinuteMb.join(', ')}.
+The verdict uses this series: it is what the process keeps, read when the collector has just
+run, whereas RSS follows the collector's rhythm and a window without a full collection leaves a
+high floor.`
+              : ` The verdict uses the heap floor's median slope: RSS follows the collector's rhythm, and a
 30-second window in which no full collection ran leaves a high floor that tilts a least-squares line.`
+          }`
         : ''
     }`);
   }

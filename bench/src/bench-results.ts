@@ -40,6 +40,19 @@ export interface SoakResult extends PhaseResult {
   heapFloorTrendMbPerMinute?: number;
   /** The heap floor at the end of each minute, MB. */
   heapFloorPerMinuteMb?: number[];
+  /**
+   * The heap right after full collections (nodejs_heap_used_after_major_gc_bytes, one reading per
+   * poll that saw a new one): what the process keeps. The verdict's series when it has ≥ 4 readings.
+   */
+  heapAfterMajorGc?: {
+    readings: number;
+    /** Least-squares slope over the last 80%, MB per minute. */
+    slopeMbPerMinute: number;
+    /** Theil–Sen slope over the last 80%, MB per minute: the verdict. */
+    trendMbPerMinute: number;
+    /** The reading nearest the end of each minute, MB. */
+    perMinuteMb: number[];
+  };
 }
 
 export interface TargetResults {

@@ -175,7 +175,9 @@ async function benchTarget(
       durationSeconds: config.soakSeconds,
     });
     const rss = soak.rssSamples.map((sample) => ({ at: sample.at, bytes: sample.rss }));
-    const heapFloors = windowFloors(heap.stop(), 30_000);
+    const heapSeries = heap.stop();
+    const heapFloors = windowFloors(heapSeries.heapUsed, 30_000);
+    const afterMajorGc = heapSeries.afterMajorGc;
     results.soak = {
       ...strip(soak),
       seconds: config.soakSeconds,
@@ -191,12 +193,24 @@ async function benchTarget(
             heapFloorPerMinuteMb: perMinuteMb(heapFloors),
           }
         : {}),
+      ...(afterMajorGc.length >= 4
+        ? {
+            heapAfterMajorGc: {
+              readings: afterMajorGc.length,
+              slopeMbPerMinute: slopeMbPerMinute(afterMajorGc),
+              trendMbPerMinute: medianSlopeMbPerMinute(afterMajorGc),
+              perMinuteMb: perMinuteMb(afterMajorGc),
+            },
+          }
+        : {}),
     };
     describe('soak', results.soak);
     log(
       `  soak RSS slope ${results.soak.slopeMbPerMinute.toFixed(2)} MB/min, heap floor slope ${
         results.soak.heapFloorSlopeMbPerMinute?.toFixed(2) ?? '—'
-      } MB/min (median of pairwise slopes ${results.soak.heapFloorTrendMbPerMinute?.toFixed(2) ?? '—'})`,
+      } MB/min (median of pairwise slopes ${results.soak.heapFloorTrendMbPerMinute?.toFixed(2) ?? '—'}), heap after full collections ${
+        results.soak.heapAfterMajorGc?.trendMbPerMinute.toFixed(2) ?? '—'
+      } MB/min (${afterMajorGc.length} readings)`,
     );
     await pause();
   }

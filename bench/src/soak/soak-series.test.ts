@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   heapUsedOf,
+  majorGcOf,
   medianSlopeMbPerMinute,
   perMinuteMb,
   slopeMbPerMinute,
@@ -53,5 +54,17 @@ describe('soak series', () => {
       '# TYPE nodejs_heap_used_bytes gauge\nnodejs_heap_used_bytes 123456\nprocess_resident_memory_bytes 9\n';
     expect(heapUsedOf(text)).toBe(123456);
     expect(heapUsedOf('process_resident_memory_bytes 9\n')).toBeUndefined();
+  });
+
+  it('reads the full-collection count and the heap after the latest one', () => {
+    const text = [
+      '# TYPE nodejs_gc_major_total counter',
+      'nodejs_gc_major_total 17',
+      '# TYPE nodejs_heap_used_after_major_gc_bytes gauge',
+      'nodejs_heap_used_after_major_gc_bytes 6.5e+7',
+      '',
+    ].join('\n');
+    expect(majorGcOf(text)).toEqual({ count: 17, heapUsedAfter: 65_000_000 });
+    expect(majorGcOf('nodejs_gc_major_total 17\n')).toBeUndefined();
   });
 });

@@ -78,3 +78,10 @@ export function heapUsedOf(metricsText: string): number | undefined {
   const match = /^nodejs_heap_used_bytes(?:\{\})?\s+([0-9.eE+]+)\s*$/m.exec(metricsText);
   return match ? Number(match[1]) : undefined;
 }
+
+/** Full collections so far and the heap right after the latest, from the exposition; undefined when absent. */
+export function majorGcOf(metricsText: string): { count: number; heapUsedAfter: number } | undefined {
+  const count = /^nodejs_gc_major_total(?:\{\})?\s+([0-9.eE+]+)\s*$/m.exec(metricsText);
+  const heap = /^nodejs_heap_used_after_major_gc_bytes(?:\{\})?\s+([0-9.eE+]+)\s*$/m.exec(metricsText);
+  return count && heap ? { count: Number(count[1]), heapUsedAfter: Number(heap[1]) } : undefined;
+}

@@ -1,5 +1,6 @@
 import type { AppServices } from '../app-services.ts';
 import { VERSION } from '../version.ts';
+import { watchMajorGc } from './major-gc-watch.ts';
 import { Counter, Gauge, Histogram, MetricRegistry } from './metric-registry.ts';
 
 /**
@@ -83,6 +84,23 @@ export class GatewayMetrics {
     this.registry.register(
       new Gauge('nodejs_heap_used_bytes', 'V8 heap in use, bytes.', [], (gauge) =>
         gauge.set(undefined, process.memoryUsage().heapUsed),
+      ),
+    );
+    const majorGc = watchMajorGc();
+    this.registry.register(
+      new Counter(
+        'nodejs_gc_major_total',
+        'Full (mark-compact) garbage collections since start.',
+        [],
+        (counter) => counter.inc(undefined, majorGc.count - counter.get()),
+      ),
+    );
+    this.registry.register(
+      new Gauge(
+        'nodejs_heap_used_after_major_gc_bytes',
+        'V8 heap in use right after the latest full collection, bytes (0 before the first): what the process keeps.',
+        [],
+        (gauge) => gauge.set(undefined, majorGc.heapUsedAfter),
       ),
     );
   }

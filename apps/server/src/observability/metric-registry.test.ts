@@ -51,6 +51,17 @@ describe('metric registry', () => {
     expect(text).toContain('empty_seconds_count 0\n');
   });
 
+  it('brings a counter up to date from a callback at render time', () => {
+    const registry = new MetricRegistry();
+    let seen = 3;
+    registry.register(
+      new Counter('seen_total', 'Seen.', [], (counter) => counter.inc(undefined, seen - counter.get())),
+    );
+    expect(registry.render()).toContain('seen_total 3\n');
+    seen = 5;
+    expect(registry.render()).toContain('seen_total 5\n');
+  });
+
   it('refuses invalid names, reserved labels and duplicates', () => {
     expect(() => new Counter('bad-name', 'x')).toThrow(/invalid metric name/);
     expect(() => new Histogram('h', 'x', [1], ['le'])).toThrow(/invalid label/);

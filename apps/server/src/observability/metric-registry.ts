@@ -79,10 +79,19 @@ abstract class Metric<Series> {
   }
 }
 
-/** A value that only goes up. */
+/** A value that only goes up (counted here, or brought up to date by `collect` at render time). */
 export class Counter extends Metric<{ value: number }> {
-  constructor(name: string, help: string, labelNames: readonly string[] = []) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[] = [],
+    private readonly collect?: (counter: Counter) => void,
+  ) {
     super(name, help, labelNames, 'counter');
+  }
+  override render(): string {
+    this.collect?.(this);
+    return super.render();
   }
   protected empty() {
     return { value: 0 };

@@ -62,6 +62,12 @@ describe('observability endpoints (loopback access)', () => {
     expect(sampleValue(samples, 'switchyard_quota_charged_total')).toBe(0);
     expect(sampleValue(samples, 'switchyard_build_info', { version: t.app.services.version })).toBe(1);
     expect(sampleValue(samples, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    // Full collections are exported with the heap read after the latest (0 before any has run).
+    const majorCollections = sampleValue(samples, 'nodejs_gc_major_total');
+    const heapAfterMajor = sampleValue(samples, 'nodejs_heap_used_after_major_gc_bytes');
+    expect(majorCollections).toBeGreaterThanOrEqual(0);
+    if (majorCollections! > 0) expect(heapAfterMajor).toBeGreaterThan(0);
+    else expect(heapAfterMajor).toBe(0);
   });
 
   it('exports what the relay reports through metricsOf(services)', async () => {
