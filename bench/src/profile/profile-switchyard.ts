@@ -6,7 +6,8 @@
  *
  * Settings: PROFILE_LOAD (saturate | paced | streams | embeddings | concurrent; saturate),
  * PROFILE_STREAMS (concurrent: 5000), PROFILE_SECONDS (15),
- * PROFILE_RATE (paced/embeddings 1000, streams 200), PROFILE_CONNECTIONS (64), plus the bench's
+ * PROFILE_RATE (paced/embeddings 1000, streams 200), PROFILE_CONNECTIONS (64), PROFILE_NODE_ARGS (extra
+ * Node flags for Switchyard, space-separated, for A/B runs of runtime settings), plus the bench's
  * BENCH_SWITCHYARD / BENCH_SKIP_BUILD / BENCH_PIN. The profile stays in bench/results/profiles/.
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     '--cpu-prof',
     `--cpu-prof-dir=${directory}`,
     '--cpu-prof-interval=200',
+    ...(process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean),
   ]);
   const body = bodies(config);
   await probeTarget(target, body);

@@ -175,5 +175,7 @@ if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
     process.stderr.write('usage: summarize-profile.ts <file.cpuprofile> [requests]\n');
     process.exit(2);
   }
-  process.stdout.write(`${formatSummary(summarizeProfile(file, 40), Number(requests))}\n`);
+  process.stdout.write(
+    `${formatSummary(summarizeProfile(file, Number(process.env.PROFILE_TOP ?? 40)), Number(requests))}\n`,
+  );
 }

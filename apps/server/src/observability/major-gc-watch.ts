@@ -22,7 +22,7 @@ export function watchMajorGc(): MajorGcReading {
     observer = new PerformanceObserver((list) => {
       let major = 0;
       for (const entry of list.getEntries()) {
-        const kind = (entry.detail as { kind?: number } | undefined)?.kind;
+        const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
         if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
       }
       if (major === 0) return;

@@ -2,6 +2,7 @@ import type { ProtocolCodec, RelayCall } from '@switchyard/relay-kit';
 import type { Reservation } from '../billing/billing-service.ts';
 import type { Price } from '../billing/price-book.ts';
 import type { TokenRow } from '../db/repositories/token-repository.ts';
+import type { RelayAbort } from './relay-abort.ts';
 import type { CachedUser } from './token-cache.ts';
 
 /** Who is calling: a token (API clients) or a console session (playground). */
@@ -30,7 +31,7 @@ export interface RelayContext {
   /** Channel ids tried, in order (logged as admin_info.use_channel). */
   attempts: number[];
   /** Aborted when the client goes away. */
-  abort: AbortController;
+  abort: RelayAbort;
   isPlayground: boolean;
   /** Milliseconds spent waiting for upstream response headers, summed over attempts. */
   upstreamWaitMs: number;

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { channelHealthOf } from '../routing/channel-health-service.ts';
+import { RelayAbort } from './relay-abort.ts';
 import type { RelayCaller, RelayContext } from './relay-context.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { priceRequest } from './stages/price-request.ts';
@@ -135,7 +136,7 @@ export async function relayCall(
     },
     reservation,
     attempts: [],
-    abort: new AbortController(),
+    abort: new RelayAbort(),
     isPlayground,
     upstreamWaitMs: 0,
   };

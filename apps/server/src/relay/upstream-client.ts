@@ -1,6 +1,7 @@
 import type { UpstreamRequest } from '@switchyard/relay-kit';
 import { Agent, type Dispatcher, errors } from 'undici';
 import type { Config } from '../config/env.ts';
+import type { AbortSource } from './relay-abort.ts';
 import { UpstreamLimits } from './upstream-limits.ts';
 
 /** Per-channel overrides of the server-wide upstream timeouts, milliseconds (null = server default). */
@@ -91,7 +92,7 @@ export class UpstreamClient {
   /** Sends the request; resolves once the response headers arrive. Throws on network failure or timeout. */
   send(
     upstream: UpstreamRequest,
-    signal: AbortSignal,
+    signal: AbortSource,
     timeouts?: UpstreamTimeouts,
   ): Promise<Dispatcher.ResponseData> {
     const { origin, path } = targetOf(upstream.url);

@@ -1,3 +1,5 @@
+import { type AbortSource, onAbort } from './relay-abort.ts';
+
 /** Gives a taken slot back; calling it more than once is harmless. */
 export type SlotRelease = () => void;
 
@@ -68,7 +70,7 @@ interface Finishable {
  * Releases `release` when the body is done (ended, failed or destroyed) or the call is aborted,
  * whichever comes first.
  */
-export function releaseWhenDone(body: Finishable, signal: AbortSignal, release: SlotRelease): void {
+export function releaseWhenDone(body: Finishable, signal: AbortSource, release: SlotRelease): void {
   if (body.destroyed || body.readableEnded || signal.aborted) {
     release();
     return;
@@ -76,5 +78,5 @@ export function releaseWhenDone(body: Finishable, signal: AbortSignal, release: 
   body.once('close', release);
   body.once('end', release);
   body.once('error', release);
-  signal.addEventListener('abort', release, { once: true });
+  onAbort(signal, release);
 }

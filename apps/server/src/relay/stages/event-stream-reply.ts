@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ProtocolCodec } from '@switchyard/relay-kit';
 import type { FastifyReply } from 'fastify';
+import type { RelayAbort } from '../relay-abort.ts';
 
 /** Why a stream ended early, as the consume log says it. */
 export const CLIENT_LEFT = '客户端中断了请求';
@@ -19,7 +20,7 @@ export function interruptedStreamEvent(codec: ProtocolCodec): Buffer {
  */
 export function sendEventStream(
   reply: FastifyReply,
-  abort: AbortController,
+  abort: RelayAbort,
   body: AsyncGenerator<Uint8Array>,
   onClose: (clientLeft: boolean) => void,
 ): FastifyReply {

@@ -90,7 +90,7 @@ export async function runAttempts(
   if (!releaseNode) throw nodeSaturatedError();
   try {
     const success = await attemptChannels(context, runtime, retryTimes, onFailure);
-    releaseWhenDone(success.response.body, context.abort.signal, releaseNode);
+    releaseWhenDone(success.response.body, context.abort, releaseNode);
     return success;
   } catch (error) {
     releaseNode();
@@ -160,20 +160,20 @@ async function attemptChannels(
       const sentAt = performance.now();
       let response: Awaited<ReturnType<typeof runtime.upstream.send>>;
       try {
-        response = await runtime.upstream.send(request, context.abort.signal, channel.limits);
+        response = await runtime.upstream.send(request, context.abort, channel.limits);
       } finally {
         context.upstreamWaitMs += performance.now() - sentAt;
       }
       runtime.metrics?.upstreamResponse(channel.id, response.statusCode);
       if (response.statusCode < 300) {
         responding = true;
-        releaseWhenDone(response.body, context.abort.signal, releaseChannel);
+        releaseWhenDone(response.body, context.abort, releaseChannel);
         return { channel, adapter, request, response, plan };
       }
       const text = await readErrorBody(response.body);
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
-      if (context.abort.signal.aborted) throw new ClientAbortedError('client closed the connection');
+      if (context.abort.aborted) throw new ClientAbortedError('client closed the connection');
       if (isRelayRequestError(error) || error instanceof ImageFetchError) throw badRequest(error.message);
       failure = upstreamErrorFromException(error);
       if (failure.status === 0) runtime.metrics?.upstreamResponse(channel.id, 0);

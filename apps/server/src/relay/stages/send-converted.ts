@@ -35,7 +35,7 @@ export async function readUpstreamText(context: RelayContext, success: AttemptSu
   try {
     return await success.response.body.text();
   } catch (error) {
-    if (context.abort.signal.aborted) throw error;
+    if (context.abort.aborted) throw error;
     const failure = new UpstreamError({
       code: 'upstream:bad_response',
       message: 'upstream closed the connection before the response was complete',
@@ -171,7 +171,7 @@ export function sendConvertedStream(
         if (value.length > 0) yield value;
       }
     } catch {
-      if (context.abort.signal.aborted) {
+      if (context.abort.aborted) {
         interruption = CLIENT_LEFT;
       } else {
         interruption ??= '上游流中断';

@@ -194,7 +194,7 @@ function sendStream(
       const tail = tap.finish();
       if (tail.length > 0) yield tail;
     } catch (error) {
-      if (context.abort.signal.aborted) {
+      if (context.abort.aborted) {
         interruption = CLIENT_LEFT;
       } else {
         interruption = '上游流中断';

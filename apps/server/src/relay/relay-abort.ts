@@ -1,0 +1,34 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * The abort of one relay call: `abort()` when the client goes away; the upstream request (undici
+ * takes an EventEmitter as its signal), the slot releases and the stream senders listen for
+ * 'abort'. An emitter instead of an AbortController: the hot path makes one per call, and an
+ * AbortSignal is an EventTarget whose creation and listeners cost several times more.
+ */
+export class RelayAbort extends EventEmitter {
+  /** Whether `abort()` has been called (once true, stays true). */
+  aborted = false;
+
+  constructor() {
+    super();
+    // One listener per attempt's request and slot: bounded by the retries, not a leak.
+    this.setMaxListeners(0);
+  }
+
+  /** Marks the call aborted and tells every listener, once. */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
+}
+
+/** What can abort a wait: a relay call's abort or a standard AbortSignal. */
+export type AbortSource = RelayAbort | AbortSignal;
+
+/** Calls `listener` once when `source` aborts (not at all when it already has: check `aborted` first). */
+export function onAbort(source: AbortSource, listener: () => void): void {
+  if (source instanceof RelayAbort) source.once('abort', listener);
+  else source.addEventListener('abort', listener, { once: true });
+}
