@@ -8,18 +8,33 @@ import { defineConfig } from 'vitest/config';
  */
 const DATABASE_AGNOSTIC = ['apps/server/test/protocols/**'];
 
-const serverProject = (name: string, database: string) => ({
+/**
+ * Server test files share one module graph per worker (`isolate: false`): each builds its own app
+ * on its own throwaway database and closes it, and the source keeps no per-process state that a
+ * test depends on, so a fresh process per file (hundreds of them over the three databases) was
+ * only start-up time. The security tests wrap Fastify with `vi.mock` to list every route; a
+ * mocked module must not leak into other files, so they run isolated.
+ */
+const MOCKS_MODULES = ['apps/server/test/security/**'];
+
+const serverProject = (name: string, database: string, isolated: boolean) => ({
   resolve: { conditions: ['source'] },
   test: {
-    name,
-    include: ['apps/server/test/**/*.test.ts'],
-    exclude: database === 'sqlite' ? [] : DATABASE_AGNOSTIC,
+    name: isolated ? `${name}-isolated` : name,
+    include: isolated ? MOCKS_MODULES.map((glob) => `${glob}/*.test.ts`) : ['apps/server/test/**/*.test.ts'],
+    exclude: [...(database === 'sqlite' ? [] : DATABASE_AGNOSTIC), ...(isolated ? [] : MOCKS_MODULES)],
+    isolate: isolated,
     environment: 'node',
     env: { TEST_DB: database },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
 });
+
+const serverProjects = (name: string, database: string) => [
+  serverProject(name, database, false),
+  serverProject(name, database, true),
+];
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
@@ -39,11 +54,13 @@ export default defineConfig({
             'bench/src/**/*.test.ts',
           ],
           environment: 'node',
+          // Pure functions and self-contained fixtures: no file depends on a fresh module graph.
+          isolate: false,
         },
       },
-      serverProject('server-sqlite', 'sqlite'),
-      serverProject('server-postgres', 'postgres'),
-      serverProject('server-mysql', 'mysql'),
+      ...serverProjects('server-sqlite', 'sqlite'),
+      ...serverProjects('server-postgres', 'postgres'),
+      ...serverProjects('server-mysql', 'mysql'),
       'apps/web/vitest.config.ts',
       'apps/web/vitest.e2e.config.ts',
     ],

@@ -22,6 +22,8 @@ export interface Config {
   syncFrequencySeconds: number;
   batchUpdateEnabled: boolean;
   batchUpdateIntervalSeconds: number;
+  /** Drawing and music task polling on the master: UPDATE_TASK (on) and TASK_POLL_INTERVAL seconds. */
+  taskPolling: { enabled: boolean; intervalSeconds: number };
   logLevel: string;
   dataDirectory: string;
   /** Critical limit for login/register/reset: requests per window per IP. */
@@ -189,6 +191,10 @@ export function loadConfig(env: Env = process.env): Config {
     syncFrequencySeconds: readInteger(env, 'SYNC_FREQUENCY', 60, 1, 86_400),
     batchUpdateEnabled: readBoolean(env, 'BATCH_UPDATE_ENABLED', false),
     batchUpdateIntervalSeconds: readInteger(env, 'BATCH_UPDATE_INTERVAL', 5, 1, 3_600),
+    taskPolling: {
+      enabled: readBoolean(env, 'UPDATE_TASK', true),
+      intervalSeconds: readInteger(env, 'TASK_POLL_INTERVAL', 15, 1, 3_600),
+    },
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     dataDirectory: env.DATA_DIR?.trim() || './data',
     criticalRateLimit: {

@@ -223,14 +223,9 @@ export function taskPollerOf(services: AppServices, log: FastifyBaseLogger): Tas
   return poller;
 }
 
-/** Seconds between rounds: TASK_POLL_INTERVAL (1..3600, default 15 as in the reference). */
-export function taskPollIntervalSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.TASK_POLL_INTERVAL ?? 15);
-  return Number.isInteger(value) && value >= 1 && value <= 3600 ? value : 15;
-}
-
 /**
- * Starts the task poller on the master node unless UPDATE_TASK=false, and returns the function
+ * Starts the task poller on the master node unless UPDATE_TASK=false (a round every
+ * TASK_POLL_INTERVAL seconds, 15 by default as in the reference), and returns the function
  * that stops it (waiting for a running round) and closes the task upstream connections.
  */
 export function startTaskPoller(
@@ -239,9 +234,8 @@ export function startTaskPoller(
   { timers }: { timers: boolean },
 ) {
   const poller = taskPollerOf(services, log);
-  if (timers && process.env.UPDATE_TASK?.trim().toLowerCase() !== 'false') {
-    poller.start(taskPollIntervalSeconds() * 1000);
-  }
+  const { enabled, intervalSeconds } = services.config.taskPolling;
+  if (timers && enabled) poller.start(intervalSeconds * 1000);
   return async () => {
     await poller.stop();
     await taskRuntimeOf(services).upstream.close();

@@ -11,9 +11,6 @@ import { type GatewayNode, rootClient, startNode } from './scale-support.ts';
  * the log writer run on every node on purpose: each flushes only what its own calls produced.
  */
 
-// One poll round per second, so the test can tell a polling node from a quiet one.
-process.env.TASK_POLL_INTERVAL = '1';
-
 const sunoFetches = (mock: MockUpstream) => mock.requests.filter((request) => request.path === '/suno/fetch');
 
 describe('node roles', () => {
@@ -24,7 +21,8 @@ describe('node roles', () => {
     const node = await startNode(
       nodeType,
       database.target,
-      { NODE_TYPE: nodeType, CHANNEL_TEST_FREQUENCY: '5' },
+      // One poll round per second, so the test can tell a polling node from a quiet one.
+      { NODE_TYPE: nodeType, CHANNEL_TEST_FREQUENCY: '5', TASK_POLL_INTERVAL: '1' },
       logLines,
     );
     open.push(node);

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+describe('loadConfig: task polling', () => {
+  it('polls every 15 s by default, as the reference does', () => {
+    expect(loadConfig({}).taskPolling).toEqual({ enabled: true, intervalSeconds: 15 });
+  });
+
+  it('reads UPDATE_TASK and TASK_POLL_INTERVAL', () => {
+    expect(loadConfig({ UPDATE_TASK: 'false', TASK_POLL_INTERVAL: '1' }).taskPolling).toEqual({
+      enabled: false,
+      intervalSeconds: 1,
+    });
+    expect(loadConfig({ UPDATE_TASK: 'TRUE', TASK_POLL_INTERVAL: ' 3600 ' }).taskPolling).toEqual({
+      enabled: true,
+      intervalSeconds: 3600,
+    });
+  });
+
+  it('refuses values it cannot honour instead of silently polling at another rate', () => {
+    expect(() => loadConfig({ TASK_POLL_INTERVAL: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TASK_POLL_INTERVAL: '3601' })).toThrow(/between 1 and 3600/);
+    expect(() => loadConfig({ TASK_POLL_INTERVAL: '1.5' })).toThrow(/integer/);
+    expect(() => loadConfig({ UPDATE_TASK: 'sometimes' })).toThrow(/true or false/);
+  });
+});
