@@ -176,6 +176,6 @@ if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   process.stdout.write(
-    `${formatSummary(summarizeProfile(file, Number(process.env.PROFILE_TOP ?? 40)), Number(requests))}\n`,
+    `${formatSummary(summarizeProfile(file, Number(process.env.PROFILE_ROWS ?? 40)), Number(requests))}\n`,
   );
 }
