@@ -59,7 +59,7 @@ describe('route table', () => {
   it('sends logged-out visitors of a private page to /login', async () => {
     mockFetch({ 'GET /api/status': ok({ system_name: 'Gate' }) });
     renderWithProviders(null, { routes: buildRouteObjects(), route: '/setting' });
-    expect(await screen.findByPlaceholderText('用户名/邮箱')).toBeInTheDocument();
+    await screen.findByPlaceholderText('用户名/邮箱');
   });
 
   it('after a 401 goes to /login?expired=true and says the login expired', async () => {
@@ -73,7 +73,7 @@ describe('route table', () => {
       route: '/setting',
       user: normalUser,
     });
-    expect(await screen.findByText('未登录或登录已过期，请重新登录！')).toBeInTheDocument();
+    await screen.findByText('未登录或登录已过期，请重新登录！');
     expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/login?expired=true');
     expect(window.localStorage.getItem('user')).toBeNull();
   });
@@ -81,13 +81,13 @@ describe('route table', () => {
   it('shows the not-found page for unknown paths', async () => {
     mockFetch({ 'GET /api/status': ok({}) });
     renderWithProviders(null, { routes: buildRouteObjects(), route: '/no/such/page', user: normalUser });
-    expect(await screen.findByText('页面不存在，请检查地址是否正确')).toBeInTheDocument();
+    await screen.findByText('页面不存在，请检查地址是否正确');
   });
 
   it('refuses admin pages to other users', async () => {
     mockFetch({ 'GET /api/status': ok({}) });
     renderWithProviders(null, { routes: buildRouteObjects(), route: '/user', user: normalUser });
-    expect(await screen.findByText('无权访问此页面')).toBeInTheDocument();
+    await screen.findByText('无权访问此页面');
   });
 
   it('loads the status on start: stores it and sets the title', async () => {
@@ -103,7 +103,7 @@ describe('route table', () => {
   it('reports a status that cannot be loaded', async () => {
     mockFetch({ 'GET /api/status': fail('db down') });
     renderWithProviders(null, { routes: buildRouteObjects(), route: '/login' });
-    expect(await screen.findByText('Unable to connect to server')).toBeInTheDocument();
+    await screen.findByText('Unable to connect to server');
   });
 
   it('opens the personal settings tab and formats the balance in currency', async () => {
@@ -118,9 +118,9 @@ describe('route table', () => {
       user: normalUser,
       status: { display_in_currency: true, quota_per_unit: 500000 },
     });
-    expect(await screen.findByText('$2.00')).toBeInTheDocument();
+    await screen.findByText('$2.00');
     expect(screen.getByText('$0.50')).toBeInTheDocument();
-    expect(await screen.findByDisplayValue('http://localhost:3000/register?aff=AbCd')).toBeInTheDocument();
+    await screen.findByDisplayValue('http://localhost:3000/register?aff=AbCd');
   });
 });
 
@@ -153,7 +153,7 @@ describe('SettingsPage', () => {
     });
     expect(screen.getByText('system tab')).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: '个人设置' }));
-    expect(await screen.findByText('personal tab')).toBeInTheDocument();
+    await screen.findByText('personal tab');
     expect(router.state.location.search).toBe('?tab=personal');
   });
 });

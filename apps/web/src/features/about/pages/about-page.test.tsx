@@ -8,7 +8,7 @@ describe('AboutPage', () => {
   it('shows a default text with the version from the status when About is empty', async () => {
     mockFetch({ 'GET /api/about': ok('') });
     renderWithProviders(<AboutPage />, { status: { system_name: 'Gate', version: 'v1.2.3' } });
-    expect(await screen.findByText('关于 Gate')).toBeInTheDocument();
+    await screen.findByText('关于 Gate');
     expect(screen.getByTestId('about-version')).toHaveTextContent('v1.2.3');
     expect(screen.getByRole('link', { name: '设置 → 其他设置' })).toHaveAttribute(
       'href',
@@ -19,7 +19,7 @@ describe('AboutPage', () => {
   it('renders About as sanitized Markdown', async () => {
     mockFetch({ 'GET /api/about': ok('## Who we are\n\n<a href="javascript:alert(1)">bad</a> <b>bold</b>') });
     renderWithProviders(<AboutPage />);
-    expect(await screen.findByRole('heading', { name: 'Who we are' })).toBeInTheDocument();
+    await screen.findByRole('heading', { name: 'Who we are' });
     expect(screen.getByText('bad')).not.toHaveAttribute('href', 'javascript:alert(1)');
     expect(screen.getByText('bold').tagName).toBe('B');
   });

@@ -27,8 +27,8 @@ describe('LoginForm', () => {
     const fetch = mockFetch({});
     const { user } = renderWithProviders(loginUi);
     await user.click(screen.getByRole('button', { name: /登\s*录/ }));
-    expect(await screen.findByText('请输入用户名或邮箱')).toBeInTheDocument();
-    expect(await screen.findByText('请输入密码')).toBeInTheDocument();
+    await screen.findByText('请输入用户名或邮箱');
+    await screen.findByText('请输入密码');
     expect(fetch.requests).toHaveLength(0);
   });
 
@@ -39,7 +39,7 @@ describe('LoginForm', () => {
     await user.type(screen.getByPlaceholderText('密码'), 'password1');
     await user.click(screen.getByRole('button', { name: /登\s*录/ }));
     expect(await screen.findByTestId('location')).toHaveTextContent('/setting?tab=personal');
-    expect(await screen.findByText('登录成功！')).toBeInTheDocument();
+    await screen.findByText('登录成功！');
     expect(getSessionUser()).toMatchObject({ id: 1, username: 'alice', role: 1 });
     expect(fetch.calls('POST /api/user/login')[0]?.body).toEqual({
       username: 'alice',
@@ -55,7 +55,7 @@ describe('LoginForm', () => {
     await user.type(screen.getByPlaceholderText('密码'), '123456');
     await user.click(screen.getByRole('button', { name: /登\s*录/ }));
     expect((await screen.findAllByText('您正在使用默认密码！')).length).toBeGreaterThan(0);
-    expect(await screen.findByText('请立刻修改默认密码！')).toBeInTheDocument();
+    await screen.findByText('请立刻修改默认密码！');
   });
 
   it('shows the server message when the login is refused', async () => {
@@ -64,13 +64,13 @@ describe('LoginForm', () => {
     await user.type(screen.getByPlaceholderText('用户名/邮箱'), 'alice');
     await user.type(screen.getByPlaceholderText('密码'), 'wrong-password');
     await user.click(screen.getByRole('button', { name: /登\s*录/ }));
-    expect(await screen.findByText('用户名或密码错误，或用户已被封禁')).toBeInTheDocument();
+    await screen.findByText('用户名或密码错误，或用户已被封禁');
     expect(getSessionUser()).toBeNull();
   });
 
   it('shows the expired-login message for /login?expired=true', async () => {
     mockFetch({});
     renderWithProviders(<LoginPage />, { route: '/login?expired=true' });
-    expect(await screen.findByText('未登录或登录已过期，请重新登录！')).toBeInTheDocument();
+    await screen.findByText('未登录或登录已过期，请重新登录！');
   });
 });

@@ -12,9 +12,9 @@ describe('RegisterForm validation', () => {
     const fetch = mockFetch({});
     const { user } = renderWithProviders(<RegisterForm />);
     await user.click(submit());
-    expect(await screen.findByText('请输入用户名')).toBeInTheDocument();
-    expect(await screen.findByText('请输入密码')).toBeInTheDocument();
-    expect(await screen.findByText('请再次输入密码')).toBeInTheDocument();
+    await screen.findByText('请输入用户名');
+    await screen.findByText('请输入密码');
+    await screen.findByText('请再次输入密码');
     expect(fetch.requests).toHaveLength(0);
   });
 
@@ -24,12 +24,12 @@ describe('RegisterForm validation', () => {
     await user.type(screen.getByPlaceholderText('输入用户名，最长 12 位'), 'abcdefghijklm');
     await user.type(screen.getByPlaceholderText('输入密码，最短 8 位，最长 20 位'), 'short');
     await user.click(submit());
-    expect(await screen.findByText('用户名长度不能超过 12 位！')).toBeInTheDocument();
-    expect(await screen.findByText('密码长度不得小于 8 位！')).toBeInTheDocument();
+    await screen.findByText('用户名长度不能超过 12 位！');
+    await screen.findByText('密码长度不得小于 8 位！');
 
     await user.clear(screen.getByPlaceholderText('输入密码，最短 8 位，最长 20 位'));
     await user.type(screen.getByPlaceholderText('输入密码，最短 8 位，最长 20 位'), 'x'.repeat(21));
-    expect(await screen.findByText('密码长度不得大于 20 位！')).toBeInTheDocument();
+    await screen.findByText('密码长度不得大于 20 位！');
     expect(fetch.requests).toHaveLength(0);
   });
 
@@ -40,7 +40,7 @@ describe('RegisterForm validation', () => {
     await user.type(screen.getByPlaceholderText('输入密码，最短 8 位，最长 20 位'), 'password1');
     await user.type(screen.getByPlaceholderText('再次输入密码'), 'password2');
     await user.click(submit());
-    expect(await screen.findByText('两次输入的密码不一致')).toBeInTheDocument();
+    await screen.findByText('两次输入的密码不一致');
     expect(fetch.requests).toHaveLength(0);
   });
 
@@ -61,7 +61,7 @@ describe('RegisterForm validation', () => {
       password2: 'password1',
       aff_code: 'AbCd',
     });
-    expect(await screen.findByText('注册成功！')).toBeInTheDocument();
+    await screen.findByText('注册成功！');
   });
 
   it('with e-mail verification: an empty e-mail sends nothing, a filled one starts the 30 s countdown', async () => {
@@ -76,7 +76,7 @@ describe('RegisterForm validation', () => {
     expect(fetch.calls('GET /api/verification')[0]?.url.searchParams.get('email')).toBe('alice@example.com');
 
     await user.click(submit());
-    expect(await screen.findByText('请输入验证码')).toBeInTheDocument();
+    await screen.findByText('请输入验证码');
   });
 
   it('asks to wait while the human check has no token', async () => {
@@ -89,7 +89,7 @@ describe('RegisterForm validation', () => {
     await user.type(screen.getByPlaceholderText('输入密码，最短 8 位，最长 20 位'), 'password1');
     await user.type(screen.getByPlaceholderText('再次输入密码'), 'password1');
     await user.click(submit());
-    expect(await screen.findByText('请稍后几秒重试，Turnstile 正在检查用户环境！')).toBeInTheDocument();
+    await screen.findByText('请稍后几秒重试，Turnstile 正在检查用户环境！');
     await waitFor(() => expect(fetch.calls('POST /api/user/register')).toHaveLength(0));
   });
 

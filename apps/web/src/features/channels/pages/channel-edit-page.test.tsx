@@ -24,15 +24,15 @@ describe('ChannelEditPage', () => {
     });
     const { user } = renderWithProviders(<ChannelEditPage />, { user: adminUser, route: '/channel/add' });
     await user.click(await screen.findByRole('button', { name: submit }));
-    expect(await screen.findByText('请填写渠道名称和渠道密钥！')).toBeInTheDocument();
+    await screen.findByText('请填写渠道名称和渠道密钥！');
 
     await paste(user, screen.getByLabelText('名称'), 'main');
     await paste(user, screen.getByLabelText('代理'), 'https://up.example/');
     await user.click(screen.getByRole('button', { name: '获取模型列表' }));
-    expect(await screen.findByText('请填写密钥')).toBeInTheDocument();
+    await screen.findByText('请填写密钥');
     await paste(user, screen.getByLabelText('密钥'), 'sk-1');
     await user.click(screen.getByRole('button', { name: submit }));
-    expect(await screen.findByText('请至少选择一个模型！')).toBeInTheDocument();
+    await screen.findByText('请至少选择一个模型！');
 
     await paste(user, screen.getByLabelText('输入自定义模型名称，多个以逗号分隔'), 'm1,m2');
     await user.click(screen.getByRole('button', { name: /^填\s*入$/ }));
@@ -80,13 +80,13 @@ describe('ChannelEditPage', () => {
       route: '/channel/edit/4',
       path: '/channel/edit/:id',
     });
-    expect(await screen.findByDisplayValue('baidu')).toBeInTheDocument();
+    await screen.findByDisplayValue('baidu');
     expect(screen.getByText('按照如下格式输入：APIKey|SecretKey')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: submit }));
     await waitFor(() => expect(fetch.calls('PUT /api/channel/')).toHaveLength(1));
     const body = fetch.calls('PUT /api/channel/')[0]?.body as Record<string, unknown>;
     expect(body).toMatchObject({ id: 4, group: 'default,vip', tag: 'cn', priority: 2, auto_ban: 0 });
     expect(body).not.toHaveProperty('key');
-    expect(await screen.findByText('渠道更新成功！')).toBeInTheDocument();
+    await screen.findByText('渠道更新成功！');
   }, 60_000);
 });

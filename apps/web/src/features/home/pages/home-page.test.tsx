@@ -9,7 +9,7 @@ describe('HomePage', () => {
   it('shows the default landing with the API address when no content is set', async () => {
     mockFetch({ 'GET /api/home_page_content': ok(''), 'GET /api/notice': ok('') });
     renderWithProviders(<HomePage />, { status: { system_name: 'Gate', version: 'v9.9.9' } });
-    expect(await screen.findByTestId('default-landing')).toBeInTheDocument();
+    await screen.findByTestId('default-landing');
     expect(screen.getByRole('heading', { level: 1, name: 'Gate' })).toBeInTheDocument();
     expect(screen.getByTestId('api-base-url')).toHaveValue(window.location.origin);
     expect(screen.getByText('v9.9.9')).toBeInTheDocument();
@@ -21,7 +21,7 @@ describe('HomePage', () => {
   it('offers the console instead of sign-in to a logged-in user and hides sign-up in self-use mode', async () => {
     mockFetch({ 'GET /api/home_page_content': ok(''), 'GET /api/notice': ok('') });
     renderWithProviders(<HomePage />, { user: normalUser, status: { self_use_mode_enabled: true } });
-    expect(await screen.findByRole('link', { name: /进入控制台/ })).toBeInTheDocument();
+    await screen.findByRole('link', { name: /进入控制台/ });
     expect(screen.queryByRole('link', { name: /注册/ })).toBeNull();
   });
 
@@ -33,7 +33,7 @@ describe('HomePage', () => {
       'GET /api/notice': ok(''),
     });
     const { container } = renderWithProviders(<HomePage />);
-    expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
+    await screen.findByRole('heading', { name: 'Welcome' });
     expect(screen.getByAltText('pic')).not.toHaveAttribute('onerror');
     expect(container.querySelector('script')).toBeNull();
     expect(screen.queryByTestId('default-landing')).toBeNull();
@@ -58,7 +58,7 @@ describe('HomePage', () => {
     first.unmount();
 
     renderWithProviders(<HomePage />);
-    expect(await screen.findByTestId('default-landing')).toBeInTheDocument();
+    await screen.findByTestId('default-landing');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByRole('dialog', { name: '公告' })).toBeNull();
   });

@@ -54,8 +54,8 @@ describe('LogPage', () => {
       route: '/log',
       status: { display_in_currency: true, quota_per_unit: 500000 },
     });
-    expect(await screen.findByText('my-token')).toBeInTheDocument();
-    expect(await screen.findByText('消耗额度：$0.05')).toBeInTheDocument();
+    await screen.findByText('my-token');
+    await screen.findByText('消耗额度：$0.05');
     expect(screen.getByText('RPM：3')).toBeInTheDocument();
     expect(screen.getByText('TPM：1500')).toBeInTheDocument();
     // No admin columns for a user.
@@ -92,7 +92,7 @@ describe('LogPage', () => {
       }),
     });
     renderWithProviders(<LogPage />, { user: adminUser, route: '/log' });
-    expect(await screen.findByText('渠道：3 → 5')).toBeInTheDocument();
+    await screen.findByText('渠道：3 → 5');
     fireEvent.change(screen.getByLabelText('模型名称'), { target: { value: 'gpt' } });
     fireEvent.change(screen.getByLabelText('用户名称'), { target: { value: 'alice' } });
     fireEvent.mouseDown(screen.getByLabelText('日志类型'));
@@ -107,6 +107,6 @@ describe('LogPage', () => {
     expect(fetch.calls('GET /api/log/stat').at(-1)?.url.searchParams.get('type')).toBe('2');
 
     fireEvent.click(screen.getByLabelText('查看用户 alice 的信息'));
-    expect(await screen.findByText('7')).toBeInTheDocument();
+    await screen.findByText('7');
   });
 });

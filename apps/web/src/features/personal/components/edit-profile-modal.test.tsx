@@ -59,9 +59,9 @@ describe('EditProfileModal', () => {
     await user.clear(displayName);
     await user.type(displayName, 'Alice Liddell');
     await save();
-    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    await screen.findByText('保存成功');
     expect(fetch.calls('PUT /api/user/self')[0]?.body).toEqual({ display_name: 'Alice Liddell' });
-    expect(await screen.findByRole('heading', { name: 'Alice Liddell' })).toBeInTheDocument();
+    await screen.findByRole('heading', { name: 'Alice Liddell' });
     expect(getSessionUser()).toMatchObject({ username: 'alice', display_name: 'Alice Liddell' });
     await waitFor(() => expect(fetch.calls('GET /api/user/self')).toHaveLength(2));
   });
@@ -72,7 +72,7 @@ describe('EditProfileModal', () => {
     await user.clear(username);
     await user.type(username, 'bob');
     await save();
-    expect(await screen.findByText('用户名已存在')).toBeInTheDocument();
+    await screen.findByText('用户名已存在');
     expect(fetch.calls('PUT /api/user/self')[0]?.body).toEqual({ username: 'bob' });
     expect(getSessionUser()).toMatchObject({ username: 'alice' });
     expect(screen.getByLabelText('用户名')).toHaveValue('bob');

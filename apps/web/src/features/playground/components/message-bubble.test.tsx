@@ -23,7 +23,7 @@ describe('MessageBubble', () => {
 
   it('shows each state: loading, streaming, error', async () => {
     const { rerender } = renderWithProviders(<MessageBubble message={reply('', 'loading')} />);
-    expect(await screen.findByText('正在请求…')).toBeInTheDocument();
+    await screen.findByText('正在请求…');
     rerender(<MessageBubble message={reply('Part', 'incomplete')} />);
     expect(screen.getByLabelText('正在输出')).toBeInTheDocument();
     rerender(<MessageBubble message={reply('Part\n\nno channel', 'error')} />);

@@ -35,7 +35,7 @@ describe('PricingPage', () => {
   it('shows default-group prices to guests and filters by fuzzy search', async () => {
     mockFetch({ 'GET /api/pricing': { body: reply } });
     renderWithProviders(<PricingPage />, { route: '/pricing' });
-    expect(await screen.findByText('未登录，当前显示 default 分组的价格，分组倍率为：1')).toBeInTheDocument();
+    await screen.findByText('未登录，当前显示 default 分组的价格，分组倍率为：1');
     expect(screen.getByText('提示 $0.15 / 1M tokens')).toBeInTheDocument();
     expect(screen.getByText('补全 $0.6 / 1M tokens')).toBeInTheDocument();
     expect(screen.getByText('$0.1 / 次')).toBeInTheDocument();
@@ -47,7 +47,7 @@ describe('PricingPage', () => {
   it("applies the logged-in user's group ratio and colours it", async () => {
     const fetch = mockFetch({ 'GET /api/pricing': { body: reply } });
     renderWithProviders(<PricingPage />, { route: '/pricing', user: { ...normalUser, group: 'vip' } });
-    expect(await screen.findByText('您的分组为：vip，分组倍率为：4')).toBeInTheDocument();
+    await screen.findByText('您的分组为：vip，分组倍率为：4');
     expect(screen.getByText('提示 $0.6 / 1M tokens')).toBeInTheDocument();
     expect(screen.getByText('$0.4 / 次')).toBeInTheDocument();
     const [groupTag] = screen.getAllByText('分组倍率：4');

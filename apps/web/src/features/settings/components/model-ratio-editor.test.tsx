@@ -55,7 +55,7 @@ describe('visual ratio editor', () => {
     renderVisual();
     await screen.findByText('gpt-4o');
     await user.type(cellInput('gpt-4o', '模型倍率'), 'x');
-    expect(await screen.findByText('请输入数字')).toBeInTheDocument();
+    await screen.findByText('请输入数字');
     expect(cellInput('gpt-4o', '模型倍率')).toHaveValue('1.25');
   });
 
@@ -67,13 +67,13 @@ describe('visual ratio editor', () => {
     const name = await screen.findByPlaceholderText('gpt-4o-mini');
     await user.type(name, 'gpt-4o');
     await user.click(screen.getByText(/^确\s*定$/, { selector: '.ant-modal button span' }));
-    expect(await screen.findByText('模型名称已存在')).toBeInTheDocument();
+    await screen.findByText('模型名称已存在');
 
     await user.clear(name);
     await user.type(name, 'brand-new');
     await user.type(screen.getByLabelText('模型倍率', { selector: '#add-model_ratio' }), '3');
     await user.click(screen.getByText(/^确\s*定$/, { selector: '.ant-modal button span' }));
-    expect(await screen.findByText('brand-new')).toBeInTheDocument();
+    await screen.findByText('brand-new');
     expect(cellInput('brand-new', '模型倍率')).toHaveValue('3');
 
     await user.click(screen.getByLabelText('删除 brand-new'));
@@ -85,7 +85,7 @@ describe('visual ratio editor', () => {
     renderVisual();
     await screen.findByText('gpt-4o');
     await user.click(button(/^批量设置$/));
-    expect(await screen.findByText('请先选择需要批量设置的模型')).toBeInTheDocument();
+    await screen.findByText('请先选择需要批量设置的模型');
 
     await select(user, 'gpt-4o');
     await select(user, 'mj_imagine');
@@ -94,7 +94,7 @@ describe('visual ratio editor', () => {
     await user.click(within(modal).getByLabelText('模型倍率和补全倍率'));
     await user.type(within(modal).getByLabelText('模型倍率', { selector: '#batch-value' }), '2');
     await user.click(within(modal).getByText(/^应\s*用$/));
-    expect(await screen.findByText('请同时输入模型倍率和补全倍率')).toBeInTheDocument();
+    await screen.findByText('请同时输入模型倍率和补全倍率');
     expect(cellInput('gpt-4o', '模型倍率')).toHaveValue('1.25');
 
     await user.type(within(modal).getByLabelText('补全倍率', { selector: '#batch-completion-value' }), '3');
@@ -111,12 +111,12 @@ describe('visual ratio editor', () => {
     const { fetch } = renderVisual();
     await screen.findByText('gpt-4o');
     await user.click(button(/^应用更改$/));
-    expect(await screen.findByText('你似乎并没有修改什么')).toBeInTheDocument();
+    await screen.findByText('你似乎并没有修改什么');
 
     await user.clear(cellInput('gpt-4o', '模型倍率'));
     await user.type(cellInput('gpt-4o', '模型倍率'), '2');
     await user.click(button(/^应用更改$/));
-    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    await screen.findByText('保存成功');
     const bodies = putBodies(fetch);
     expect(bodies.map((body) => body.key)).toEqual(['ModelRatio']);
     expect(JSON.parse(bodies[0]?.value ?? '{}')).toEqual({ 'gpt-4o': 2, 'claude-3-haiku': 0.125 });
@@ -159,7 +159,7 @@ describe('models without a ratio', () => {
     await user.click(within(modal).getByText(/^应\s*用$/));
     await waitFor(() => expect(cellInput('new-b', '模型倍率')).toHaveValue('0.5'));
     await user.click(button(/^应用更改$/));
-    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    await screen.findByText('保存成功');
     const bodies = putBodies(fetch);
     expect(bodies.map((body) => body.key)).toEqual(['ModelRatio']);
     expect(JSON.parse(bodies[0]?.value ?? '{}')).toEqual({
@@ -168,7 +168,7 @@ describe('models without a ratio', () => {
       'new-a': 0.5,
       'new-b': 0.5,
     });
-    expect(await screen.findByText('所有模型都已设置价格或倍率')).toBeInTheDocument();
+    await screen.findByText('所有模型都已设置价格或倍率');
   });
 });
 
@@ -191,12 +191,12 @@ describe('model ratio JSON editor', () => {
     await user.clear(price);
     await user.paste('{"mj_imagine": ');
     await user.click(button(/^保\s*存$/));
-    expect(await screen.findByText('不是合法的 JSON 字符串')).toBeInTheDocument();
+    await screen.findByText('不是合法的 JSON 字符串');
     expect(fetch.calls('PUT /api/option/')).toHaveLength(0);
 
     await user.click(button(/^重置模型倍率$/));
     await user.click(await screen.findByText(/^确\s*定$/, { selector: '.ant-popconfirm button span' }));
-    expect(await screen.findByText('重置模型倍率成功')).toBeInTheDocument();
+    await screen.findByText('重置模型倍率成功');
     expect(fetch.calls('POST /api/option/rest_model_ratio')).toHaveLength(1);
   });
 });

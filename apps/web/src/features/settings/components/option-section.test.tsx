@@ -31,7 +31,7 @@ describe('option sections', () => {
     await typeNumber(user, '限制周期（分钟）', '2');
     await user.click(screen.getByLabelText('启用用户模型请求速率限制'));
     await user.click(saveButton());
-    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    await screen.findByText('保存成功');
     const bodies = fetch.calls('PUT /api/option/').map((request) => request.body);
     expect(bodies).toHaveLength(2);
     expect(bodies).toEqual(
@@ -53,7 +53,7 @@ describe('option sections', () => {
     renderWithProviders(<RateLimitSettingsPage />, { user: adminUser });
     await screen.findByLabelText('限制周期（分钟）');
     await user.click(saveButton());
-    expect(await screen.findByText('你似乎并没有修改什么')).toBeInTheDocument();
+    await screen.findByText('你似乎并没有修改什么');
     expect(fetch.calls('PUT /api/option/')).toHaveLength(0);
   });
 
@@ -71,7 +71,7 @@ describe('option sections', () => {
     await typeNumber(user, '限制周期（分钟）', '3');
     await typeNumber(user, '用户每周期最多请求次数', '50');
     await user.click(saveButton());
-    expect(await screen.findByText('部分保存失败，请重试')).toBeInTheDocument();
+    await screen.findByText('部分保存失败，请重试');
     expect(screen.getByText('配置项 ModelRequestRateLimitCount 的值过大')).toBeInTheDocument();
     // The failed field keeps what was typed.
     expect(screen.getByLabelText('用户每周期最多请求次数')).toHaveValue('50');
@@ -83,7 +83,7 @@ describe('option sections', () => {
     renderWithProviders(<RateLimitSettingsPage />, { user: adminUser });
     await typeNumber(user, '限制周期（分钟）', '3');
     await user.click(saveButton());
-    expect(await screen.findByText('保存失败，请重试')).toBeInTheDocument();
+    await screen.findByText('保存失败，请重试');
   });
 
   it('enforces numeric minimums in the form', async () => {
@@ -92,7 +92,7 @@ describe('option sections', () => {
     renderWithProviders(<RateLimitSettingsPage />, { user: adminUser });
     await typeNumber(user, '用户每周期最多请求完成次数', '0');
     await user.click(saveButton());
-    expect(await screen.findByText('不能小于 1')).toBeInTheDocument();
+    await screen.findByText('不能小于 1');
     expect(fetch.calls('PUT /api/option/')).toHaveLength(0);
   });
 
@@ -112,7 +112,7 @@ describe('option sections', () => {
     await user.paste('{"default": "OFF"');
     const gemini = screen.getByTestId('settings-section-gemini');
     await user.click(within(gemini).getByText(/^保\s*存$/));
-    expect(await screen.findByText('不是合法的 JSON 字符串')).toBeInTheDocument();
+    await screen.findByText('不是合法的 JSON 字符串');
     expect(screen.getByText('请检查输入')).toBeInTheDocument();
     expect(fetch.calls('PUT /api/option/')).toHaveLength(0);
   });
@@ -128,13 +128,13 @@ describe('option sections', () => {
     const claude = await screen.findByTestId('settings-section-claude');
     await typeNumber(user, '思考适配 BudgetTokens 百分比', '1.5');
     await user.click(within(claude).getByText(/^保\s*存$/));
-    expect(await screen.findByText('取值范围为 0.1 ~ 1')).toBeInTheDocument();
+    await screen.findByText('取值范围为 0.1 ~ 1');
     await typeNumber(user, '思考适配 BudgetTokens 百分比', '0.5');
     const tokens = screen.getByLabelText('缺省 MaxTokens');
     await user.clear(tokens);
     await user.paste('{"default": 4096}');
     await user.click(within(claude).getByText(/^保\s*存$/));
-    expect(await screen.findByText('保存成功')).toBeInTheDocument();
+    await screen.findByText('保存成功');
     expect(fetch.calls('PUT /api/option/').map((request) => request.body)).toEqual([
       { key: 'claude.default_max_tokens', value: '{"default": 4096}' },
       { key: 'claude.thinking_adapter_budget_tokens_percentage', value: '0.5' },

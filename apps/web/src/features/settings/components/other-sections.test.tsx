@@ -23,7 +23,7 @@ describe('other settings', () => {
     await user.paste('维护通知');
 
     await user.click(within(section('systemName')).getByText('设置系统名称'));
-    expect(await screen.findByText('系统名称已更新')).toBeInTheDocument();
+    await screen.findByText('系统名称已更新');
     expect(fetch.calls('PUT /api/option/').map((request) => request.body)).toEqual([
       { key: 'SystemName', value: 'Gate' },
     ]);
@@ -33,14 +33,14 @@ describe('other settings', () => {
 
     // The notice typed above was not saved with the system name; its own button saves it.
     await user.click(within(section('notice')).getByText('设置公告'));
-    expect(await screen.findByText('公告已更新')).toBeInTheDocument();
+    await screen.findByText('公告已更新');
     expect(fetch.calls('PUT /api/option/')[1]?.body).toEqual({ key: 'Notice', value: '维护通知' });
 
     await user.click(within(section('footer')).getByText('设置页脚'));
-    expect(await screen.findByText('你似乎并没有修改什么')).toBeInTheDocument();
+    await screen.findByText('你似乎并没有修改什么');
     await user.click(screen.getByPlaceholderText('在此输入新的页脚'));
     await user.paste('<b>hi</b>');
     await user.click(within(section('footer')).getByText('设置页脚'));
-    expect(await screen.findByText('页脚内容更新失败')).toBeInTheDocument();
+    await screen.findByText('页脚内容更新失败');
   });
 });

@@ -45,7 +45,7 @@ describe('settings pages', () => {
       'Telegram 登录',
       'Turnstile 人机验证',
     ]) {
-      expect(await screen.findByText(title)).toBeInTheDocument();
+      await screen.findByText(title);
     }
     expect(screen.getByText('gmail.com')).toBeInTheDocument();
     expect(screen.getByLabelText('SMTP 端口')).toHaveValue('587');

@@ -23,7 +23,7 @@ describe('MidjourneyPage', () => {
   it('lists own drawing tasks with duration colour and a prompt dialog', async () => {
     const fetch = mockFetch({ 'GET /api/mj/self/': ok({ items: [task], total: 1, page: 0, page_size: 10 }) });
     renderWithProviders(<MidjourneyPage />, { user: normalUser, route: '/midjourney' });
-    expect(await screen.findByText('mj-123')).toBeInTheDocument();
+    await screen.findByText('mj-123');
     expect(screen.getByText('75 秒').className).toContain('red');
     expect(screen.getByText('已提交')).toBeInTheDocument();
     expect(screen.getByText('绘图')).toBeInTheDocument();

@@ -46,7 +46,7 @@ describe('UserListPage', () => {
       route: '/user',
       status: { display_in_currency: true },
     });
-    expect(await screen.findByText('alice')).toBeInTheDocument();
+    await screen.findByText('alice');
     const [request] = fetch.calls('GET /api/user/');
     expect(request?.url.searchParams.get('p')).toBe('1');
     expect(request?.url.searchParams.get('page_size')).toBe('20');
@@ -75,7 +75,7 @@ describe('UserListPage', () => {
     const { user } = renderWithProviders(<UserListPage />, { user: adminUser, route: '/user' });
     await screen.findByText('alice');
     await user.click(within(rowOf('alice')).getByRole('button', { name: /禁\s*用/ }));
-    expect(await screen.findByText('操作成功完成！')).toBeInTheDocument();
+    await screen.findByText('操作成功完成！');
     expect(fetch.calls('POST /api/user/manage')[0]?.body).toEqual({ id: 2, action: 'disable' });
     await waitFor(() => expect(within(rowOf('alice')).getByText('已封禁')).toBeInTheDocument());
     expect(within(rowOf('alice')).getByRole('button', { name: /启\s*用/ })).toBeInTheDocument();
@@ -106,7 +106,7 @@ describe('UserListPage', () => {
     const dialog = await screen.findByRole('dialog');
     await user.type(within(dialog).getByPlaceholderText('请输入用户名'), 'carol');
     await user.click(within(dialog).getByRole('button', { name: /确\s*定|OK/ }));
-    expect(await screen.findByText('用户名和密码不能为空！')).toBeInTheDocument();
+    await screen.findByText('用户名和密码不能为空！');
     expect(fetch.calls('POST /api/user/')).toHaveLength(0);
   });
 });

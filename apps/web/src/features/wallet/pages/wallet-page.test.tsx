@@ -29,21 +29,21 @@ describe('WalletPage', () => {
       route: '/topup',
       status: { display_in_currency: true, quota_per_unit: 500000 },
     });
-    expect(await screen.findByText('$2.00')).toBeInTheDocument();
+    await screen.findByText('$2.00');
     await user.click(screen.getByRole('button', { name: /兑\s?换/ }));
-    expect(await screen.findByText('请输入兑换码！')).toBeInTheDocument();
+    await screen.findByText('请输入兑换码！');
     expect(fetch.calls('POST /api/user/topup')).toHaveLength(0);
 
     await user.type(screen.getByLabelText('兑换码'), 'BAD');
     await user.click(screen.getByRole('button', { name: /兑\s?换/ }));
-    expect(await screen.findByText('无效的兑换码')).toBeInTheDocument();
+    await screen.findByText('无效的兑换码');
 
     await user.clear(screen.getByLabelText('兑换码'));
     await user.type(screen.getByLabelText('兑换码'), 'GOOD');
     await user.click(screen.getByRole('button', { name: /兑\s?换/ }));
-    expect(await screen.findByText('兑换成功！')).toBeInTheDocument();
-    expect(await screen.findByText('成功兑换额度：$1.00')).toBeInTheDocument();
-    expect(await screen.findByText('$3.00')).toBeInTheDocument();
+    await screen.findByText('兑换成功！');
+    await screen.findByText('成功兑换额度：$1.00');
+    await screen.findByText('$3.00');
     expect(screen.queryByRole('button', { name: /获取兑换码/ })).toBeNull();
   });
 
@@ -79,14 +79,14 @@ describe('WalletPage', () => {
     const amount = screen.getByLabelText('充值数量');
     await user.clear(amount);
     await user.type(amount, '1');
-    expect(await screen.findByText('充值数量不能小于2')).toBeInTheDocument();
+    await screen.findByText('充值数量不能小于2');
     await user.click(screen.getByRole('button', { name: /支付宝/ }));
     await waitFor(() => expect(screen.getAllByText('充值数量不能小于2').length).toBeGreaterThan(1));
     expect(fetch.calls('POST /api/user/pay')).toHaveLength(0);
 
     await user.clear(amount);
     await user.type(amount, '5');
-    expect(await screen.findByText('实付金额：36.50 元')).toBeInTheDocument();
+    await screen.findByText('实付金额：36.50 元');
     await user.click(screen.getByRole('button', { name: /微\s?信/ }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('$5')).toBeInTheDocument();
