@@ -73,11 +73,18 @@ export function spawnProcess(
   };
 }
 
+/**
+ * How long a stopped process may take to exit before it is killed: Switchyard finishes its
+ * settlements and, under the profiler, writes a profile of tens of MB (a PostgreSQL run's took
+ * longer than 5 s, and SIGKILL left none).
+ */
+const STOP_GRACE_MS = 20_000;
+
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   if (child.pid !== undefined) stoppedChildrenCpuMs += readCpuMs(child.pid);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     child.once('exit', () => {
       clearTimeout(timer);
       started.delete(child);
