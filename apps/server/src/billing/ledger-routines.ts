@@ -1,6 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Payer } from './balance-moves.ts';
+import { RoutineGroups } from './routine-groups.ts';
+import { readResult } from './routine-result.ts';
 
 /**
  * Outcome of `switchyard_settle`: settled; or nothing changed because the row is no longer
@@ -16,17 +18,20 @@ const limitedFlag = (payer: Payer) => (payer.tokenId > 0 && !payer.tokenUnlimite
  * reserve, settle or refund, outside any Kysely transaction.
  */
 export class LedgerRoutines {
+  /** PostgreSQL: one user's calls of one event-loop turn share a statement (routine-groups.ts). */
+  private readonly groups: RoutineGroups | null;
+
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly kind: 'postgres' | 'mysql',
-  ) {}
+    kind: 'postgres' | 'mysql',
+  ) {
+    this.groups = kind === 'postgres' ? new RoutineGroups(db) : null;
+  }
 
-  private async call(name: string, args: RawBuilder<unknown>): Promise<number> {
-    const statement =
-      this.kind === 'postgres'
-        ? sql`SELECT ${sql.raw(name)}(${args}) AS result`
-        : sql`CALL ${sql.raw(name)}(${args})`;
-    const { rows } = await statement.execute(this.db);
+  private async call(userId: number, name: string, args: RawBuilder<unknown>): Promise<number> {
+    if (this.groups) return this.groups.call(userId, name, args);
+    // MySQL: a CALL is a statement of its own (procedures cannot share one).
+    const { rows } = await sql`CALL ${sql.raw(name)}(${args})`.execute(this.db);
     return readResult(rows);
   }
 
@@ -40,6 +45,7 @@ export class LedgerRoutines {
   }): Promise<'user' | 'token' | null> {
     const { payer } = row;
     const code = await this.call(
+      payer.userId,
       'switchyard_reserve',
       sql.join([
         row.id,
@@ -58,6 +64,7 @@ export class LedgerRoutines {
   /** Deletes a 'reserved' row and credits it back; false when the row was gone already. */
   async refund(id: string, payer: Payer, amount: number): Promise<boolean> {
     const code = await this.call(
+      payer.userId,
       'switchyard_refund',
       sql.join([id, payer.userId, payer.tokenId, limitedFlag(payer), amount]),
     );
@@ -75,6 +82,7 @@ export class LedgerRoutines {
   }): Promise<RoutineSettle> {
     const { payer } = row;
     const code = await this.call(
+      payer.userId,
       'switchyard_settle',
       sql.join([
         row.id,
@@ -89,19 +97,4 @@ export class LedgerRoutines {
     );
     return code === 0 ? 'settled' : code === 2 ? 'short' : 'not-reserved';
   }
-}
-
-/**
- * The `result` column of a routine's answer: a row on PostgreSQL; on MySQL a CALL answers its
- * result sets followed by a status packet, and the first set holds the row.
- */
-export function readResult(rows: readonly unknown[]): number {
-  let first: unknown = rows[0];
-  if (Array.isArray(first)) first = first[0];
-  const value = (first as { result?: unknown } | undefined)?.result;
-  const code = Number(value);
-  if (value === undefined || value === null || !Number.isInteger(code)) {
-    throw new Error('ledger routine answered without a result');
-  }
-  return code;
 }

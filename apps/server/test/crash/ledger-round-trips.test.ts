@@ -1,6 +1,8 @@
 import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/billing-service.ts';
+import { LedgerRoutines } from '../../src/billing/ledger-routines.ts';
+import { SqliteLedger } from '../../src/billing/sqlite-ledger.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
@@ -10,8 +12,9 @@ import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
  * How many round trips the ledger costs a relay call, and the refusals of its routines. On
  * PostgreSQL and MySQL, reserve, settle and refund are one statement each (migration 005's
  * routines) and open no client-side transaction, so no row lock is held across a round trip;
- * SQLite runs them in-process (no query through Kysely at all). Token and user shortfalls leave
- * no trace on any database.
+ * SQLite runs them in-process (no query through Kysely at all). On PostgreSQL one user's calls of
+ * one event-loop turn share a statement (routine-groups.ts), as SQLite's share a transaction.
+ * Token and user shortfalls leave no trace on any database.
  */
 
 const payer = { userId: 11, tokenId: 12 };
@@ -20,6 +23,9 @@ const START = 50_000;
 const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
 const tokenPayer = { ...payer, tokenUnlimited: false };
 const expectedQueries = testDatabaseKind === 'sqlite' ? 0 : 1;
+/** Statements for `calls` calls of one user made in one turn: none, one (grouped), or one each. */
+const groupedQueries = (calls: number) =>
+  testDatabaseKind === 'sqlite' ? 0 : testDatabaseKind === 'postgres' ? 1 : calls;
 
 describe('ledger round trips', () => {
   let database: TestDatabase;
@@ -164,6 +170,55 @@ describe('ledger round trips', () => {
     await billing.refund(reservation);
     expect((await readBooks(handle, payer)).quota).toBe(START - 3_000);
     await writer.flush();
+  });
+
+  it('sends one user’s calls of one turn together (PostgreSQL: one statement for all of them)', async () => {
+    const reserved = await counting(() =>
+      Promise.all(
+        Array.from({ length: 6 }, (_, index) => billing.reserve(tokenPayer, 300, `trip-turn-${index}`)),
+      ),
+    );
+    expect(reserved.queries).toBe(groupedQueries(6));
+    const settled = await counting(() =>
+      Promise.all(
+        reserved.result.map((reservation, index) => billing.settle(reservation, 100 * (index + 1), CHANNEL)),
+      ),
+    );
+    expect(settled.result.map((settlement) => settlement.charged)).toEqual([100, 200, 300, 400, 500, 600]);
+    expect(settled.queries).toBe(groupedQueries(6));
+    const books = await readBooks(handle, payer);
+    expect(books.quota).toBe(START - 2_100);
+    expect(books.tokenRemain).toBe(3_000 - 2_100);
+    expect(books.open.filter((row) => row.state === 'reserved')).toEqual([]);
+    await writer.flush();
+  });
+
+  it('retries each call of a failed group alone, so only the call that fails by itself fails', async () => {
+    // Two reservations with the same ledger id in one turn: the second cannot be written. On
+    // SQLite the group commit's transaction, on PostgreSQL the group's statement, rolls back;
+    // each call then runs alone.
+    const ledger =
+      testDatabaseKind === 'sqlite'
+        ? new SqliteLedger(handle.sqlite!)
+        : new LedgerRoutines(handle.db, testDatabaseKind === 'postgres' ? 'postgres' : 'mysql');
+    const reserve = (id: string) =>
+      ledger.reserve({ id, requestId: id, payer: tokenPayer, amount: 400, instanceId: 'trips' });
+    try {
+      const [first, second, other] = await Promise.allSettled([
+        reserve('trip-same'),
+        reserve('trip-same'),
+        reserve('trip-other'),
+      ]);
+      // MySQL sends the two at once on two connections: either may be the one refused.
+      expect([first!.status, second!.status].sort()).toEqual(['fulfilled', 'rejected']);
+      expect(other!.status).toBe('fulfilled');
+      const books = await readBooks(handle, payer);
+      expect(books.quota).toBe(START - 800);
+      expect(books.tokenRemain).toBe(3_000 - 800);
+      expect(books.open.map((row) => row.id).sort()).toEqual(['trip-other', 'trip-same']);
+    } finally {
+      await handle.db.deleteFrom('reservations').where('id', 'in', ['trip-other', 'trip-same']).execute();
+    }
   });
 
   it('keeps one user’s balance exact under many concurrent reserve and settle calls', async () => {

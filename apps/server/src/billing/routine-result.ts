@@ -1,0 +1,14 @@
+/**
+ * The `result` column of a routine's answer: a row on PostgreSQL; on MySQL a CALL answers its
+ * result sets followed by a status packet, and the first set holds the row.
+ */
+export function readResult(rows: readonly unknown[]): number {
+  let first: unknown = rows[0];
+  if (Array.isArray(first)) first = first[0];
+  const value = (first as { result?: unknown } | undefined)?.result;
+  const code = Number(value);
+  if (value === undefined || value === null || !Number.isInteger(code)) {
+    throw new Error('ledger routine answered without a result');
+  }
+  return code;
+}
