@@ -73,15 +73,20 @@ export function perMinuteMb(samples: Sample[]): number[] {
   return minutes.filter((value) => value !== undefined);
 }
 
+/** The value of an unlabelled sample `name` in a Prometheus text exposition; undefined when absent. */
+function sampleOf(metricsText: string, name: string): number | undefined {
+  const match = new RegExp(`^${name}(?:\\{\\})?\\s+([0-9.eE+]+)\\s*$`, 'm').exec(metricsText);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** Reads `nodejs_heap_used_bytes` from a Prometheus text exposition; undefined when absent. */
 export function heapUsedOf(metricsText: string): number | undefined {
-  const match = /^nodejs_heap_used_bytes(?:\{\})?\s+([0-9.eE+]+)\s*$/m.exec(metricsText);
-  return match ? Number(match[1]) : undefined;
+  return sampleOf(metricsText, 'nodejs_heap_used_bytes');
 }
 
 /** Full collections so far and the heap right after the latest, from the exposition; undefined when absent. */
 export function majorGcOf(metricsText: string): { count: number; heapUsedAfter: number } | undefined {
-  const count = /^nodejs_gc_major_total(?:\{\})?\s+([0-9.eE+]+)\s*$/m.exec(metricsText);
-  const heap = /^nodejs_heap_used_after_major_gc_bytes(?:\{\})?\s+([0-9.eE+]+)\s*$/m.exec(metricsText);
-  return count && heap ? { count: Number(count[1]), heapUsedAfter: Number(heap[1]) } : undefined;
+  const count = sampleOf(metricsText, 'nodejs_gc_major_total');
+  const heapUsedAfter = sampleOf(metricsText, 'nodejs_heap_used_after_major_gc_bytes');
+  return count !== undefined && heapUsedAfter !== undefined ? { count, heapUsedAfter } : undefined;
 }

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { readResult } from './routine-result.ts';
+import { readResult, resultCode } from './routine-result.ts';
 
 interface RoutineCall {
   name: string;
@@ -70,7 +70,7 @@ export class RoutineGroups {
     }
     group.forEach((call, index) => {
       try {
-        call.resolve(readResult([{ result: row[`r${index}`] }]));
+        call.resolve(resultCode(row[`r${index}`]));
       } catch (error) {
         call.reject(error);
       }
