@@ -2,6 +2,8 @@
  * Benchmark settings, read from the environment once. Every duration is configurable so a smoke
  * run (`BENCH_QUICK=1`, under a minute) and the full run (~6 minutes) use the same code.
  */
+import type { Pacer } from './load/load-jobs.ts';
+
 export type TargetName = 'mock' | 'bare' | 'switchyard' | 'portkey';
 
 export const ALL_TARGETS: readonly TargetName[] = ['mock', 'bare', 'switchyard', 'portkey'];
@@ -15,6 +17,8 @@ export interface BenchConfig {
   durationSeconds: number;
   /** Non-stream chat rates, requests per second. */
   rates: number[];
+  /** How fixed-rate phases send: evenly spaced arrivals (default) or staggered autocannon instances. */
+  pacer: Pacer;
   /** Connections of the closed-loop saturation phase. */
   saturationConnections: number;
   /** Embeddings rate, requests per second. */
@@ -33,6 +37,8 @@ export interface BenchConfig {
   /** How Switchyard runs: the esbuild bundle (`dist`, built first) or the TypeScript source through tsx. */
   switchyardMode: 'dist' | 'source';
   skipBuild: boolean;
+  /** Extra Node flags for Switchyard (BENCH_NODE_ARGS, space-separated), for A/B runs of runtime settings. */
+  switchyardNodeArgs: string[];
   /** Pin each gateway to CPU 1 and the mock + load generator to CPU 0 (taskset). */
   pin: boolean;
   /** Switchyard's database: the embedded SQLite (default) or a fresh PostgreSQL database. */
@@ -71,6 +77,14 @@ function list(env: Env, name: string, fallback: string): string[] {
     .filter(Boolean);
 }
 
+function pacerOf(raw: string | undefined): Pacer {
+  const value = raw?.trim() || 'even';
+  if (value !== 'even' && value !== 'autocannon') {
+    throw new Error(`BENCH_PACER must be even or autocannon, got "${value}"`);
+  }
+  return value;
+}
+
 export function loadBenchConfig(env: Env = process.env): BenchConfig {
   const quick = flag(env, 'BENCH_QUICK', false);
   const targets = list(env, 'BENCH_TARGETS', ALL_TARGETS.join(','));
@@ -100,6 +114,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     warmupSeconds: number(env, 'BENCH_WARMUP', quick ? 0.5 : 2),
     durationSeconds: number(env, 'BENCH_DURATION', quick ? 1 : 8, 1),
     rates,
+    pacer: pacerOf(env.BENCH_PACER),
     saturationConnections: number(env, 'BENCH_SAT_CONNECTIONS', 64, 1),
     embeddingsRate: number(env, 'BENCH_EMBED_RATE', 1000, 1),
     streamRate: number(env, 'BENCH_STREAM_RATE', 200, 1),
@@ -112,6 +127,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     soakRate: number(env, 'BENCH_SOAK_RATE', 500, 1),
     switchyardMode: mode,
     skipBuild: flag(env, 'BENCH_SKIP_BUILD', false),
+    switchyardNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
     pin: flag(env, 'BENCH_PIN', true),
     database,
     redis,

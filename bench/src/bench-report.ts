@@ -1,5 +1,5 @@
 /** Renders one run as Markdown: tables per phase, ratios, the issue's targets, machine and versions. */
-import type { TargetName } from './bench-config.ts';
+import type { BenchConfig, TargetName } from './bench-config.ts';
 import type { BenchRun, PhaseResult, SoakResult, TargetResults } from './bench-results.ts';
 import type { LatencySummary } from './load/latency-recorder.ts';
 import {
@@ -416,12 +416,8 @@ high floor.`
   same bytes for every target. Switchyard authenticates a token, prices and reserves quota,
   relays to a channel pointed at the mock, settles and writes a consume log row — all of its
   normal work. Portkey gets \`x-portkey-provider: openai\` and \`x-portkey-custom-host\` (the mock).
-- Fixed rates: autocannon's rate limit sends each connection's share of a second back-to-back,
-  so the load generator runs up to 100 small autocannon instances (4 connections, 20 req/s each)
-  with their one-second windows staggered evenly across the second (a short, 4-wide run of
-  requests every 1/N s). Response times come from
-  autocannon's \`response\` events at sub-millisecond resolution (its own histogram keeps whole
-  milliseconds). Requests that are not 2xx are counted as failed and excluded from latency.
+${pacingMethod(config)}
+  Requests that are not 2xx are counted as failed and excluded from latency.
 - Streams are timed with undici (autocannon sees only whole responses): first body byte and end.
 - The load generator and the mock share one core when pinned, so the absolute numbers are those
   of a 2-core machine doing everything at once; compare the rows with each other.
@@ -443,4 +439,22 @@ phase), \`BENCH_WARMUP\`, \`BENCH_RATES\` (500,1000,2000), \`BENCH_SAT_CONNECTIO
 Each run also writes its raw numbers to \`bench/results/latest.json\` (not committed);
 \`node --import tsx bench/src/render-report.ts\` renders this page again from them.`);
   return `${sections.join('\n\n')}\n`;
+}
+
+/** How the fixed-rate phases were sent (BENCH_PACER), for the Method section. */
+function pacingMethod(config: BenchConfig): string {
+  // Runs recorded before BENCH_PACER existed have no pacer: they used autocannon.
+  if (config.pacer !== 'even') {
+    return `- Fixed rates (\`BENCH_PACER=autocannon\`): autocannon's rate limit sends each connection's share
+  of a second back-to-back, so the load generator runs up to 100 small autocannon instances
+  (4 connections, 20 req/s each) with their one-second windows staggered evenly across the second
+  (a short, 4-wide run of requests every 1/N s). Response times come from autocannon's
+  \`response\` events at sub-millisecond resolution (its own histogram keeps whole milliseconds).`;
+  }
+  return `- Fixed rates: evenly spaced arrivals (open loop, as wrk2 or k6's constant arrival rate): request
+  i is due at i/rate s, a 1 ms timer sends whatever has come due on free keep-alive connections
+  (undici, no cap), whether or not earlier requests have answered; each is timed from its send to
+  the end of its body. autocannon's own rate limit would send each connection's share of a second
+  as one burst (\`BENCH_PACER=autocannon\` runs the older staggered-instances approximation).
+  Saturation stays a closed autocannon loop.`;
 }

@@ -130,6 +130,7 @@ async function benchTarget(
   const chatAt = async (rate: number) => {
     const result = await measure(target, load, {
       kind: 'paced',
+      pacer: config.pacer,
       ...chat,
       rate,
       durationSeconds: config.durationSeconds,
@@ -143,6 +144,7 @@ async function benchTarget(
   results.embeddings = strip(
     await measure(target, load, {
       kind: 'paced',
+      pacer: config.pacer,
       url: path('/v1/embeddings'),
       headers: target.headers,
       body: body.embeddings,
@@ -170,6 +172,7 @@ async function benchTarget(
     const heap = sampleHeap(`${target.url}/metrics`);
     const soak = await measure(target, load, {
       kind: 'paced',
+      pacer: config.pacer,
       ...chat,
       rate: config.soakRate,
       durationSeconds: config.soakSeconds,

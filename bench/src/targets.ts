@@ -58,12 +58,16 @@ export async function startMock(cpus: string | null): Promise<Target> {
   };
 }
 
-export async function startBareProxy(mockUrl: string, cpus: string | null): Promise<Target> {
+export async function startBareProxy(
+  mockUrl: string,
+  cpus: string | null,
+  nodeArgs: readonly string[] = [],
+): Promise<Target> {
   const port = await freePort();
   const child = spawnProcess(
     'bare proxy',
     process.execPath,
-    ['bench/src/bare-proxy.mjs', '--port', String(port), '--upstream', mockUrl],
+    [...nodeArgs, 'bench/src/bare-proxy.mjs', '--port', String(port), '--upstream', mockUrl],
     { cwd: repositoryRoot, cpus },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -170,6 +174,7 @@ export async function startSwitchyard(
     redisUrl: config.redisUrl,
   });
   const args = [
+    ...config.switchyardNodeArgs,
     ...nodeArgs,
     ...(config.switchyardMode === 'dist'
       ? ['apps/server/dist/main.js']

@@ -1,6 +1,9 @@
 /** Jobs the load-generator process runs, and what it reports back. */
 import type { LatencySummary } from './latency-recorder.ts';
 
+/** How fixed-rate load is sent: see open-loop-load.ts and autocannon-load.ts. */
+export type Pacer = 'even' | 'autocannon';
+
 export interface RequestSpec {
   url: string;
   headers: Record<string, string>;
@@ -8,7 +11,13 @@ export interface RequestSpec {
 }
 
 export type LoadJob =
-  | ({ kind: 'paced'; rate: number; durationSeconds: number } & RequestSpec)
+  | ({
+      kind: 'paced';
+      rate: number;
+      durationSeconds: number;
+      /** Evenly spaced arrivals (open-loop-load.ts, the default) or staggered autocannon instances. */
+      pacer?: Pacer;
+    } & RequestSpec)
   | ({ kind: 'saturate'; connections: number; durationSeconds: number } & RequestSpec)
   | ({ kind: 'streams'; rate: number; durationSeconds: number } & RequestSpec)
   | ({ kind: 'concurrent'; count: number; timeoutSeconds: number } & RequestSpec);

@@ -1,16 +1,17 @@
 /**
  * The load-generator process (forked by the runner, pinned away from the gateways when possible):
- * runs one job at a time from IPC messages and answers with its result, so autocannon and the
- * stream clients never share an event loop with the process under test.
+ * runs one job at a time from IPC messages and answers with its result, so autocannon, the
+ * fixed-rate client and the stream clients never share an event loop with the process under test.
  */
 import { runPaced, runSaturation } from './autocannon-load.ts';
 import type { LoadJob, LoadResult } from './load-jobs.ts';
+import { runOpenLoop } from './open-loop-load.ts';
 import { runConcurrent, runStreamRate } from './stream-load.ts';
 
 function run(job: LoadJob): Promise<LoadResult> {
   switch (job.kind) {
     case 'paced':
-      return runPaced(job);
+      return job.pacer === 'autocannon' ? runPaced(job) : runOpenLoop(job);
     case 'saturate':
       return runSaturation(job);
     case 'streams':

@@ -8,7 +8,8 @@
  * PROFILE_STREAMS (concurrent: 5000), PROFILE_SECONDS (15),
  * PROFILE_RATE (paced/embeddings 1000, streams 200), PROFILE_CONNECTIONS (64), PROFILE_NODE_ARGS (extra
  * Node flags for Switchyard, space-separated, for A/B runs of runtime settings), plus the bench's
- * BENCH_SWITCHYARD / BENCH_SKIP_BUILD / BENCH_PIN. The profile stays in bench/results/profiles/.
+ * BENCH_SWITCHYARD / BENCH_SKIP_BUILD / BENCH_PIN. PROFILE_TARGET=bare profiles the bare proxy instead
+ * (the same load and summary: what any Node gateway pays). The profile stays in bench/results/profiles/.
  */
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,14 @@ import { startLoadClient } from '../load/load-client.ts';
 import type { LoadJob } from '../load/load-jobs.ts';
 import { hasTaskset, readCpuMs, stopAll } from '../processes.ts';
 import { bodies } from '../request-bodies.ts';
-import { buildSwitchyard, probeTarget, repositoryRoot, startMock, startSwitchyard } from '../targets.ts';
+import {
+  buildSwitchyard,
+  probeTarget,
+  repositoryRoot,
+  startBareProxy,
+  startMock,
+  startSwitchyard,
+} from '../targets.ts';
 import { formatSummary, summarizeProfile } from './summarize-profile.ts';
 
 const log = (message: string) => process.stderr.write(`[profile] ${message}\n`);
@@ -35,12 +43,16 @@ async function main(): Promise<void> {
   const mock = await startMock(pinned ? '0' : null);
   const load = await startLoadClient(pinned ? '0' : null);
   const spawnedAt = performance.now();
-  const target = await startSwitchyard(config, mock.url, pinned ? '1' : null, [
+  const profileArgs = [
     '--cpu-prof',
     `--cpu-prof-dir=${directory}`,
     '--cpu-prof-interval=200',
     ...(process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ]);
+  ];
+  const target =
+    process.env.PROFILE_TARGET === 'bare'
+      ? await startBareProxy(mock.url, pinned ? '1' : null, profileArgs)
+      : await startSwitchyard(config, mock.url, pinned ? '1' : null, profileArgs);
   const body = bodies(config);
   await probeTarget(target, body);
   const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
@@ -48,10 +60,12 @@ async function main(): Promise<void> {
   await load.run({ kind: 'saturate', ...chat, connections: 16, durationSeconds: 5 });
   let job: LoadJob;
   if (kind === 'saturate') job = { kind: 'saturate', ...chat, connections, durationSeconds: seconds };
-  else if (kind === 'paced') job = { kind: 'paced', ...chat, rate, durationSeconds: seconds };
+  else if (kind === 'paced')
+    job = { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds };
   else if (kind === 'embeddings') {
     job = {
       kind: 'paced',
+      pacer: config.pacer,
       url: `${target.url}/v1/embeddings`,
       headers: target.headers,
       body: body.embeddings,
