@@ -20,6 +20,26 @@ describe('metric registry', () => {
     );
   });
 
+  it('finds one series for the same label values, whatever their type, order or absence', () => {
+    const registry = new MetricRegistry();
+    const counter = registry.register(new Counter('calls_total', 'Calls.', ['family', 'status']));
+    counter.inc({ family: 'openai', status: 200 });
+    counter.inc({ status: '200', family: 'openai' });
+    counter.inc({ family: 'openai' });
+    counter.inc();
+    counter.inc({ family: '', status: '' });
+    counter.inc({ family: 'openai\u0000', status: '' });
+    expect(counter.get({ family: 'openai', status: 200 })).toBe(2);
+    expect(counter.get({ family: 'openai', status: '' })).toBe(1);
+    expect(counter.get()).toBe(2);
+    expect(registry.render().split('\n').slice(2, -1)).toEqual([
+      'calls_total{family="openai",status="200"} 2',
+      'calls_total{family="openai",status=""} 1',
+      'calls_total{family="",status=""} 2',
+      'calls_total{family="openai\u0000",status=""} 1',
+    ]);
+  });
+
   it('renders cumulative histogram buckets with le, +Inf, _sum and _count', () => {
     const registry = new MetricRegistry();
     const histogram = registry.register(

@@ -54,12 +54,20 @@ abstract class Metric<Series> {
   protected abstract renderSeries(values: string[], data: Series): string[];
 
   /** The series for these labels, created on first use. */
-  protected seriesOf(labels: Labels = {}): Series {
-    const values = this.labelNames.map((label) => String(labels[label] ?? ''));
-    const key = values.join('\u0000');
+  protected seriesOf(labels?: Labels): Series {
+    // Called on the relay's hot path: the key is built without an intermediate array, and the
+    // label values are kept only when the series is new.
+    const names = this.labelNames;
+    let key = '';
+    if (labels !== undefined) {
+      for (let index = 0; index < names.length; index++) {
+        const value = labels[names[index]!];
+        key = index === 0 ? `${value ?? ''}` : `${key}\u0000${value ?? ''}`;
+      }
+    } else if (names.length > 1) key = '\u0000'.repeat(names.length - 1);
     let entry = this.series.get(key);
     if (!entry) {
-      entry = { values, data: this.empty() };
+      entry = { values: names.map((label) => String(labels?.[label] ?? '')), data: this.empty() };
       this.series.set(key, entry);
     }
     return entry.data;
