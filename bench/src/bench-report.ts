@@ -103,7 +103,18 @@ function latencyTable(
     row.push(failures(phase));
     rows.push(row);
   }
-  return table(header, rows);
+  return table(header, rows) + loopDelayNote(run, pick);
+}
+
+/**
+ * Switchyard's event-loop delay during the phase, from its /metrics: how long its loop could not
+ * run its timers (long tasks, collection pauses, time descheduled), beside the request latencies.
+ */
+function loopDelayNote(run: BenchRun, pick: (target: TargetResults) => PhaseResult | undefined): string {
+  const switchyard = byName(run, 'switchyard');
+  const delay = switchyard ? pick(switchyard)?.loopDelay : undefined;
+  if (!delay) return '';
+  return `\n\nSwitchyard's event-loop delay during this phase (\`nodejs_eventloop_lag_*\` in its /metrics, a timer every 10 ms; the delay beyond those 10 ms): p99 ${fixed(delay.p99Ms)} ms, longest ${fixed(delay.maxMs)} ms.`;
 }
 
 function saturationTable(run: BenchRun): string {

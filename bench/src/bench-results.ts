@@ -11,6 +11,11 @@ export interface PhaseResult {
   peakRss: number;
   /** CPU time the process under test used during the phase, milliseconds. */
   cpuMs: number;
+  /**
+   * Switchyard only: its event-loop delay during the phase (p99 and longest, ms, sampled every
+   * 10 ms; read from /metrics, whose scrape starts a new window).
+   */
+  loopDelay?: { p99Ms: number; maxMs: number };
 }
 
 export interface ConcurrencyResult extends PhaseResult {

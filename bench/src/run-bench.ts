@@ -28,7 +28,13 @@ import {
 } from './processes.ts';
 import { bodies } from './request-bodies.ts';
 import { sampleHeap } from './soak/heap-sampler.ts';
-import { medianSlopeMbPerMinute, perMinuteMb, slopeMbPerMinute, windowFloors } from './soak/soak-series.ts';
+import {
+  eventLoopDelayOf,
+  medianSlopeMbPerMinute,
+  perMinuteMb,
+  slopeMbPerMinute,
+  windowFloors,
+} from './soak/soak-series.ts';
 import {
   buildSwitchyard,
   checkPortkeyInstalled,
@@ -65,18 +71,43 @@ function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
+/**
+ * Switchyard's /metrics text (loopback needs no token), or '' when it does not answer. Each scrape
+ * starts a new event-loop delay window.
+ */
+async function scrapeMetrics(target: Target): Promise<string> {
+  try {
+    const response = await fetch(`${target.url}/metrics`);
+    return response.ok ? await response.text() : '';
+  } catch {
+    return '';
+  }
+}
+
 async function measure(
   target: Target,
   load: LoadClient,
   job: LoadJob,
+  // The soak's heap sampler scrapes /metrics every 2 s, which would cut the window short.
+  options: { loopDelay: boolean } = { loopDelay: true },
 ): Promise<PhaseResult & { rssSamples: { at: number; rss: number }[] }> {
   const { pid } = target.process;
+  const readsLoopDelay = options.loopDelay && target.name === 'switchyard';
+  if (readsLoopDelay) await scrapeMetrics(target);
   const sampler = sampleRss(pid);
   const cpuBefore = readCpuMs(pid);
   try {
     const result = await Promise.race([load.run(job), target.process.exited]);
     const rss = sampler.stop();
-    return { load: result, peakRss: rss.peak, cpuMs: readCpuMs(pid) - cpuBefore, rssSamples: rss.samples };
+    const cpuMs = readCpuMs(pid) - cpuBefore;
+    const loopDelay = readsLoopDelay ? eventLoopDelayOf(await scrapeMetrics(target)) : undefined;
+    return {
+      load: result,
+      peakRss: rss.peak,
+      cpuMs,
+      rssSamples: rss.samples,
+      ...(loopDelay ? { loopDelay } : {}),
+    };
   } finally {
     sampler.stop();
   }
@@ -92,9 +123,12 @@ function describe(phase: string, result: PhaseResult): void {
   const { load } = result;
   const failures = load.failed > 0 ? `, ${load.failed} failed (${load.firstFailure})` : '';
   const firstByte = load.firstByte ? `, first byte p50 ${ms(load.firstByte.p50)} ms` : '';
+  const loop = result.loopDelay
+    ? `, loop delay p99 ${ms(result.loopDelay.p99Ms)} ms (max ${ms(result.loopDelay.maxMs)})`
+    : '';
   log(
     `  ${phase}: ${load.rps.toFixed(0)}/s, p50 ${ms(load.latency.p50)} ms, p99 ${ms(load.latency.p99)} ms` +
-      `${firstByte}, peak RSS ${mb(result.peakRss)}${failures}`,
+      `${firstByte}, peak RSS ${mb(result.peakRss)}${loop}${failures}`,
   );
 }
 
@@ -170,13 +204,18 @@ async function benchTarget(
     log(`  soak: ${config.soakRate} req/s for ${config.soakSeconds} s`);
     const startRss = readRss(target.process.pid);
     const heap = sampleHeap(`${target.url}/metrics`);
-    const soak = await measure(target, load, {
-      kind: 'paced',
-      pacer: config.pacer,
-      ...chat,
-      rate: config.soakRate,
-      durationSeconds: config.soakSeconds,
-    });
+    const soak = await measure(
+      target,
+      load,
+      {
+        kind: 'paced',
+        pacer: config.pacer,
+        ...chat,
+        rate: config.soakRate,
+        durationSeconds: config.soakSeconds,
+      },
+      { loopDelay: false },
+    );
     const rss = soak.rssSamples.map((sample) => ({ at: sample.at, bytes: sample.rss }));
     const heapSeries = heap.stop();
     const heapFloors = windowFloors(heapSeries.heapUsed, 30_000);

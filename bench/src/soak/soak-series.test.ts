@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  eventLoopDelayOf,
   heapUsedOf,
   majorGcOf,
   medianSlopeMbPerMinute,
@@ -66,5 +67,25 @@ describe('soak series', () => {
     ].join('\n');
     expect(majorGcOf(text)).toEqual({ count: 17, heapUsedAfter: 65_000_000 });
     expect(majorGcOf('nodejs_gc_major_total 17\n')).toBeUndefined();
+  });
+
+  it('reads the event-loop delay beyond the monitor interval, in milliseconds', () => {
+    const text = [
+      'nodejs_eventloop_lag_max_seconds 0.04',
+      'nodejs_eventloop_lag_p99_seconds 0.0165',
+      'nodejs_eventloop_lag_p50_seconds 0.0101',
+      '',
+    ].join('\n');
+    const delay = eventLoopDelayOf(text)!;
+    expect(delay.p99Ms).toBeCloseTo(6.5, 6);
+    expect(delay.maxMs).toBeCloseTo(30, 6);
+    // A reading under the 10 ms interval (the timer fired early) is no delay.
+    expect(
+      eventLoopDelayOf('nodejs_eventloop_lag_max_seconds 0.009\nnodejs_eventloop_lag_p99_seconds 0.0091\n'),
+    ).toEqual({
+      p99Ms: 0,
+      maxMs: 0,
+    });
+    expect(eventLoopDelayOf('nodejs_eventloop_lag_max_seconds 0.04\n')).toBeUndefined();
   });
 });

@@ -84,6 +84,22 @@ export function heapUsedOf(metricsText: string): number | undefined {
   return sampleOf(metricsText, 'nodejs_heap_used_bytes');
 }
 
+/** The event-loop monitor's timer interval: its readings include it (prom-client's do too). */
+const LOOP_DELAY_INTERVAL_MS = 10;
+
+/**
+ * Switchyard's event-loop delay over the window since the previous scrape of /metrics
+ * (`nodejs_eventloop_lag_p99_seconds` and `_max_seconds`), in milliseconds beyond the monitor's
+ * 10 ms timer interval (an idle loop reads ~0); undefined when absent.
+ */
+export function eventLoopDelayOf(metricsText: string): { p99Ms: number; maxMs: number } | undefined {
+  const p99 = sampleOf(metricsText, 'nodejs_eventloop_lag_p99_seconds');
+  const max = sampleOf(metricsText, 'nodejs_eventloop_lag_max_seconds');
+  if (p99 === undefined || max === undefined) return undefined;
+  const beyondInterval = (seconds: number) => Math.max(0, seconds * 1000 - LOOP_DELAY_INTERVAL_MS);
+  return { p99Ms: beyondInterval(p99), maxMs: beyondInterval(max) };
+}
+
 /** Full collections so far and the heap right after the latest, from the exposition; undefined when absent. */
 export function majorGcOf(metricsText: string): { count: number; heapUsedAfter: number } | undefined {
   const count = sampleOf(metricsText, 'nodejs_gc_major_total');

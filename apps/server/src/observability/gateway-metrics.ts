@@ -1,5 +1,6 @@
 import type { AppServices } from '../app-services.ts';
 import { VERSION } from '../version.ts';
+import { registerEventLoopDelay } from './event-loop-delay.ts';
 import { watchMajorGc } from './major-gc-watch.ts';
 import { Counter, Gauge, Histogram, MetricRegistry } from './metric-registry.ts';
 
@@ -103,6 +104,7 @@ export class GatewayMetrics {
         (gauge) => gauge.set(undefined, majorGc.heapUsedAfter),
       ),
     );
+    registerEventLoopDelay(this.registry);
   }
 
   /** One answered HTTP request (called by the request hooks). */
