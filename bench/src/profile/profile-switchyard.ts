@@ -9,9 +9,11 @@
  * PROFILE_RATE (paced/embeddings 1000, streams 200), PROFILE_CONNECTIONS (64), PROFILE_NODE_ARGS (extra
  * Node flags for Switchyard, space-separated, for A/B runs of runtime settings), plus the bench's
  * BENCH_SWITCHYARD / BENCH_SKIP_BUILD / BENCH_PIN. PROFILE_TARGET=bare profiles the bare proxy instead
- * (the same load and summary: what any Node gateway pays). The profile stays in bench/results/profiles/.
+ * (the same load and summary: what any Node gateway pays). PROFILE_ALLOCATIONS=all|survivors adds a
+ * sampling heap profile of the window: bytes allocated per request by function, or only the bytes
+ * that outlived a scavenge (what young-generation collections copy and promote). The profile stays in bench/results/profiles/.
  */
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBenchConfig } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
@@ -26,6 +28,7 @@ import {
   startMock,
   startSwitchyard,
 } from '../targets.ts';
+import { summarizeAllocations } from './summarize-allocations.ts';
 import { formatSummary, summarizeProfile } from './summarize-profile.ts';
 
 const log = (message: string) => process.stderr.write(`[profile] ${message}\n`);
@@ -42,8 +45,16 @@ async function main(): Promise<void> {
   buildSwitchyard(config);
   const mock = await startMock(pinned ? '0' : null);
   const load = await startLoadClient(pinned ? '0' : null);
+  const allocations = allocationMode();
+  const allocationFile = join(directory, `allocations-${Date.now()}.heapprofile`);
+  if (allocations) {
+    // Read by allocation-preload.cjs in the process under test (spawned with this environment).
+    process.env.SWITCHYARD_ALLOCATION_PROFILE = allocationFile;
+    process.env.SWITCHYARD_ALLOCATION_MODE = allocations;
+  }
   const spawnedAt = performance.now();
   const profileArgs = [
+    ...(allocations ? ['--require', join(repositoryRoot, 'bench/src/profile/allocation-preload.cjs')] : []),
     '--cpu-prof',
     `--cpu-prof-dir=${directory}`,
     '--cpu-prof-interval=200',
@@ -87,7 +98,12 @@ async function main(): Promise<void> {
     throw new Error(`PROFILE_LOAD must be saturate, paced, streams, embeddings or concurrent, not ${kind}`);
   const windowStart = performance.now() - spawnedAt;
   const cpuBefore = readCpuMs(target.process.pid);
+  if (allocations) process.kill(target.process.pid, 'SIGUSR2');
   const result = await load.run(job);
+  if (allocations) {
+    process.kill(target.process.pid, 'SIGUSR2');
+    await waitForFile(allocationFile, 15_000);
+  }
   const windowEnd = performance.now() - spawnedAt;
   const cpuMs = readCpuMs(target.process.pid) - cpuBefore;
   const requests = result.ok + result.failed;
@@ -111,6 +127,32 @@ async function main(): Promise<void> {
     toMs: windowEnd,
   });
   process.stdout.write(`${formatSummary(summary, requests)}\n`);
+  if (allocations) {
+    process.stdout.write(
+      `\nallocations (${allocations === 'all' ? 'everything allocated' : 'what outlived a scavenge'}), ${allocationFile}:\n`,
+    );
+    process.stdout.write(
+      `${summarizeAllocations(allocationFile, requests, Number(process.env.PROFILE_ROWS ?? 40))}\n`,
+    );
+  }
+}
+
+async function waitForFile(path: string, timeoutMs: number): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  while (!existsSync(path)) {
+    if (performance.now() > until) throw new Error(`the heap profile never appeared at ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** PROFILE_ALLOCATIONS: `all` (bytes allocated per request) or `survivors` (bytes that outlived a scavenge). */
+function allocationMode(): 'all' | 'survivors' | null {
+  const value = process.env.PROFILE_ALLOCATIONS?.trim();
+  if (!value) return null;
+  if (value !== 'all' && value !== 'survivors') {
+    throw new Error(`PROFILE_ALLOCATIONS must be all or survivors, not ${value}`);
+  }
+  return value;
 }
 
 main().then(

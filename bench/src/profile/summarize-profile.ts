@@ -11,7 +11,7 @@ import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
@@ -53,7 +53,7 @@ function sourceMapOf(url: string): SourceMap | null {
 }
 
 /** Where a frame comes from: a source file of ours (via the source map), an npm package, Node. */
-function locate(frame: ProfileNode['callFrame']): { area: string; where: string } {
+export function locate(frame: ProfileNode['callFrame']): { area: string; where: string } {
   const { url, lineNumber, columnNumber, functionName } = frame;
   if (url === '') {
     const name = functionName || '(anonymous)';
@@ -91,7 +91,7 @@ function areaOf(path: string): string {
   return ours ? ours[1]! : path;
 }
 
-function sorted(map: Map<string, number>, limit: number): [string, number][] {
+export function sorted(map: Map<string, number>, limit: number): [string, number][] {
   return [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit);
 }
 
