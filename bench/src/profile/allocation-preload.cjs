@@ -25,7 +25,10 @@ process.on('SIGUSR2', () => {
   sampling = false;
   session.post('HeapProfiler.stopSampling', (error, result) => {
     // Written aside and renamed, so the reader never sees half a file.
-    writeFileSync(`${output}.part`, error ? JSON.stringify({ error: String(error) }) : JSON.stringify(result.profile));
+    writeFileSync(
+      `${output}.part`,
+      error ? JSON.stringify({ error: String(error) }) : JSON.stringify(result.profile),
+    );
     renameSync(`${output}.part`, output);
   });
 });
