@@ -77,6 +77,11 @@ function list(env: Env, name: string, fallback: string): string[] {
     .filter(Boolean);
 }
 
+/** Node flags given as one space-separated variable (BENCH_NODE_ARGS, PROFILE_NODE_ARGS). */
+export function nodeArgsOf(raw: string | undefined): string[] {
+  return (raw ?? '').split(' ').filter(Boolean);
+}
+
 function pacerOf(raw: string | undefined): Pacer {
   const value = raw?.trim() || 'even';
   if (value !== 'even' && value !== 'autocannon') {
@@ -127,7 +132,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     soakRate: number(env, 'BENCH_SOAK_RATE', 500, 1),
     switchyardMode: mode,
     skipBuild: flag(env, 'BENCH_SKIP_BUILD', false),
-    switchyardNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    switchyardNodeArgs: nodeArgsOf(env.BENCH_NODE_ARGS),
     pin: flag(env, 'BENCH_PIN', true),
     database,
     redis,

@@ -5,6 +5,7 @@
  * A stream counts as successful only when its body ends with `data: [DONE]`.
  */
 import { Agent, request } from 'undici';
+import { startAtRate } from './arrivals.ts';
 import { LatencyRecorder } from './latency-recorder.ts';
 import type { LoadJob, LoadResult } from './load-jobs.ts';
 
@@ -51,41 +52,28 @@ export async function runStreamRate(job: Extract<LoadJob, { kind: 'streams' }>):
   const firstByte = new LatencyRecorder();
   let failed = 0;
   let firstFailure: string | undefined;
-  const total = Math.round(job.rate * job.durationSeconds);
-  const inFlight = new Set<Promise<void>>();
   const maxInFlight = 2_000;
   const started = performance.now();
-  let issued = 0;
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      const due = Math.min(total, Math.floor(((performance.now() - started) * job.rate) / 1000) + 1);
-      while (issued < due) {
-        issued++;
-        if (inFlight.size >= maxInFlight) {
+  await startAtRate({
+    rate: job.rate,
+    durationSeconds: job.durationSeconds,
+    maxInFlight,
+    start: () =>
+      oneStream(job, agent).then(
+        (timing) => {
+          latency.record(timing.totalMs);
+          firstByte.record(timing.firstByteMs);
+        },
+        (error: unknown) => {
           failed++;
-          firstFailure ??= `more than ${maxInFlight} streams in flight`;
-          continue;
-        }
-        const run = oneStream(job, agent)
-          .then(
-            (timing) => {
-              latency.record(timing.totalMs);
-              firstByte.record(timing.firstByteMs);
-            },
-            (error: unknown) => {
-              failed++;
-              firstFailure ??= error instanceof Error ? error.message : String(error);
-            },
-          )
-          .finally(() => inFlight.delete(run));
-        inFlight.add(run);
-      }
-      if (issued >= total) resolve();
-      else setTimeout(tick, 1);
-    };
-    tick();
+          firstFailure ??= error instanceof Error ? error.message : String(error);
+        },
+      ),
+    refuse: () => {
+      failed++;
+      firstFailure ??= `more than ${maxInFlight} streams in flight`;
+    },
   });
-  await Promise.all(inFlight);
   const seconds = (performance.now() - started) / 1000;
   await agent.close();
   return {

@@ -15,7 +15,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadBenchConfig } from '../bench-config.ts';
+import { loadBenchConfig, nodeArgsOf } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
 import type { LoadJob } from '../load/load-jobs.ts';
 import { hasTaskset, readCpuMs, stopAll } from '../processes.ts';
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     '--cpu-prof',
     `--cpu-prof-dir=${directory}`,
     '--cpu-prof-interval=200',
-    ...(process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ...nodeArgsOf(process.env.PROFILE_NODE_ARGS),
   ];
   const target =
     process.env.PROFILE_TARGET === 'bare'

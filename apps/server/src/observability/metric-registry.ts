@@ -59,12 +59,10 @@ abstract class Metric<Series> {
     // label values are kept only when the series is new.
     const names = this.labelNames;
     let key = '';
-    if (labels !== undefined) {
-      for (let index = 0; index < names.length; index++) {
-        const value = labels[names[index]!];
-        key = index === 0 ? `${value ?? ''}` : `${key}\u0000${value ?? ''}`;
-      }
-    } else if (names.length > 1) key = '\u0000'.repeat(names.length - 1);
+    for (let index = 0; index < names.length; index++) {
+      const value = labels?.[names[index]!] ?? '';
+      key = index === 0 ? `${value}` : `${key}\u0000${value}`;
+    }
     let entry = this.series.get(key);
     if (!entry) {
       entry = { values: names.map((label) => String(labels?.[label] ?? '')), data: this.empty() };
