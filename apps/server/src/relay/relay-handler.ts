@@ -4,8 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { channelHealthOf } from '../routing/channel-health-service.ts';
-import { RelayAbort } from './relay-abort.ts';
-import type { RelayCaller, RelayContext } from './relay-context.ts';
+import { createRelayContext, type RelayCaller, type RelayContext } from './relay-context.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { priceRequest } from './stages/price-request.ts';
 import { checkModelLimit } from './stages/resolve-group.ts';
@@ -123,23 +122,17 @@ export async function relayCall(
     reserve,
     request.id,
   );
-  const context: RelayContext = {
+  const context = createRelayContext({
     requestId: request.id,
-    startedAt: performance.now(),
     clientIp: request.ip,
     codec,
     caller,
     call,
     price,
-    get promptEstimate() {
-      return promptTokens();
-    },
+    promptEstimate: promptTokens,
     reservation,
-    attempts: [],
-    abort: new RelayAbort(),
     isPlayground,
-    upstreamWaitMs: 0,
-  };
+  });
   const onClientGone = () => {
     if (!reply.raw.writableFinished) context.abort.abort();
   };

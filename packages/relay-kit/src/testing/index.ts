@@ -3,6 +3,8 @@
  * loaders (`.chunks.txt` → SSE body), byte splitters to simulate arbitrary network chunking, and
  * stream helpers. Imported as `@switchyard/relay-kit/testing`; never from production code.
  */
+
+export { shareOneFastShape } from './hidden-class.js';
 export {
   chunksToSse,
   collectStream,

@@ -1,5 +1,6 @@
 import o200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { shareOneFastShape } from '../testing/hidden-class.js';
 import { countTextTokens, createTokenCounter, MAX_EXACT_CHARS } from './token-counter.js';
 import { countEncodedTokens, encodingForModel } from './tokenizer.js';
 
@@ -80,5 +81,19 @@ describe('countTextTokens', () => {
     expect(counter.estimated).toBe(true);
     // Beyond the budget: tokens-per-character ratio of what was counted.
     expect(counter.count('x'.repeat(110))).toBeGreaterThan(0);
+  });
+});
+
+describe('createTokenCounter shape', () => {
+  it('gives every counter one fast hidden class (no per-counter accessor)', () => {
+    const counters = [
+      createTokenCounter('gpt-4o'),
+      createTokenCounter('gpt-4'),
+      createTokenCounter('gpt-4o', 3),
+    ];
+    counters[2]?.count('more than three characters');
+    expect(counters[2]?.estimated).toBe(true);
+    expect(counters[0]?.estimated).toBe(false);
+    expect(shareOneFastShape(...counters)).toBe(true);
   });
 });

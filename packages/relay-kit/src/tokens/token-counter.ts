@@ -21,42 +21,59 @@ export interface TokenCounter {
   readonly estimated: boolean;
 }
 
+/**
+ * A counter's state in a class: its `estimated` accessor lives on the prototype. (An object
+ * literal with a getter gets a hidden class of its own per counter, kept in old space until a full
+ * collection, and with it everything the getter's closure reaches.)
+ */
+class BudgetedTokenCounter implements TokenCounter {
+  private remaining: number;
+  private exactChars = 0;
+  private exactTokens = 0;
+  private extrapolated = false;
+
+  constructor(
+    private readonly encoding: TokenEncodingName,
+    maxExactChars: number,
+  ) {
+    this.remaining = maxExactChars;
+  }
+
+  get estimated(): boolean {
+    return this.extrapolated;
+  }
+
+  count(text: string): number {
+    const length = text.length;
+    if (length === 0) return 0;
+    if (length <= this.remaining) {
+      const tokens = countEncodedTokens(this.encoding, text);
+      this.remaining -= length;
+      this.exactChars += length;
+      this.exactTokens += tokens;
+      return tokens;
+    }
+    this.extrapolated = true;
+    if (this.remaining <= 0) return Math.ceil(length * this.ratio());
+    let cut = this.remaining;
+    // Do not split a surrogate pair.
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut--;
+    const headTokens = countEncodedTokens(this.encoding, text.slice(0, cut));
+    this.remaining = 0;
+    this.exactChars += cut;
+    this.exactTokens += headTokens;
+    return headTokens + Math.ceil((length - cut) * this.ratio());
+  }
+
+  private ratio(): number {
+    return this.exactChars > 0 ? this.exactTokens / this.exactChars : DEFAULT_TOKENS_PER_CHAR;
+  }
+}
+
 /** Creates a {@link TokenCounter} for `model` with a budget of `maxExactChars` characters. */
 export function createTokenCounter(model: string, maxExactChars: number = MAX_EXACT_CHARS): TokenCounter {
-  const encoding: TokenEncodingName = encodingForModel(model);
-  let remaining = maxExactChars;
-  let exactChars = 0;
-  let exactTokens = 0;
-  let estimated = false;
-  const ratio = () => (exactChars > 0 ? exactTokens / exactChars : DEFAULT_TOKENS_PER_CHAR);
-  return {
-    count(text: string): number {
-      const length = text.length;
-      if (length === 0) return 0;
-      if (length <= remaining) {
-        const tokens = countEncodedTokens(encoding, text);
-        remaining -= length;
-        exactChars += length;
-        exactTokens += tokens;
-        return tokens;
-      }
-      estimated = true;
-      if (remaining <= 0) return Math.ceil(length * ratio());
-      let cut = remaining;
-      // Do not split a surrogate pair.
-      const code = text.charCodeAt(cut - 1);
-      if (code >= 0xd800 && code <= 0xdbff) cut--;
-      const head = text.slice(0, cut);
-      const headTokens = countEncodedTokens(encoding, head);
-      remaining = 0;
-      exactChars += cut;
-      exactTokens += headTokens;
-      return headTokens + Math.ceil((length - cut) * ratio());
-    },
-    get estimated() {
-      return estimated;
-    },
-  };
+  return new BudgetedTokenCounter(encodingForModel(model), maxExactChars);
 }
 
 /**

@@ -81,7 +81,7 @@ export async function sendConvertedJson(
     return completion;
   };
   const usage = unified.usage;
-  const shown = usage ?? localUsage(context.promptEstimate, localCompletionTokens());
+  const shown = usage ?? localUsage(context.promptEstimate(), localCompletionTokens());
   const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
   reply.code(200).header('content-type', 'application/json');
   reply.raw.once('close', () =>
@@ -145,7 +145,7 @@ export function sendConvertedStream(
     .pipeThrough(observe)
     .pipeThrough(
       codec.toClientStream(call, {
-        resolveUsage: (reported) => reported ?? localUsage(context.promptEstimate, countLocal()),
+        resolveUsage: (reported) => reported ?? localUsage(context.promptEstimate(), countLocal()),
       }),
     );
   const finish = () => {

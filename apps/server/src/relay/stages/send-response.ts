@@ -140,8 +140,8 @@ function sendStream(
           if (!result.usage && codec.formatUsageEvent) {
             const usage: Usage = {
               inputTokens: {
-                total: context.promptEstimate,
-                uncached: context.promptEstimate,
+                total: context.promptEstimate(),
+                uncached: context.promptEstimate(),
                 cacheRead: 0,
                 cacheWrite: 0,
                 audio: 0,

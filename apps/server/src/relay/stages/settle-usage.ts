@@ -131,7 +131,7 @@ export async function settleUsage(
   const usage: BilledUsage = outcome.usage
     ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
     : {
-        promptTokens: context.promptEstimate,
+        promptTokens: context.promptEstimate(),
         completionTokens: outcome.localCompletionTokens(),
         cachedTokens: 0,
         cacheWriteTokens: 0,
