@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ProtocolCodec } from '@switchyard/relay-kit';
 import type { FastifyReply } from 'fastify';
 import type { RelayAbort } from '../relay-abort.ts';
@@ -21,7 +21,7 @@ export function interruptedStreamEvent(codec: ProtocolCodec): Buffer {
 export function sendEventStream(
   reply: FastifyReply,
   abort: RelayAbort,
-  body: AsyncGenerator<Uint8Array>,
+  body: Readable,
   onClose: (clientLeft: boolean) => void,
 ): FastifyReply {
   reply.raw.once('close', () => {
@@ -35,5 +35,5 @@ export function sendEventStream(
     .header('cache-control', 'no-cache')
     .header('connection', 'keep-alive')
     .header('x-accel-buffering', 'no');
-  return reply.send(Readable.from(body, { objectMode: false }));
+  return reply.send(body);
 }

@@ -182,8 +182,13 @@ export function sendConvertedStream(
       finish();
     }
   }
-  return sendEventStream(reply, context.abort, relay(), (clientLeft) => {
-    if (clientLeft) interruption ??= CLIENT_LEFT;
-    finish();
-  });
+  return sendEventStream(
+    reply,
+    context.abort,
+    Readable.from(relay(), { objectMode: false }),
+    (clientLeft) => {
+      if (clientLeft) interruption ??= CLIENT_LEFT;
+      finish();
+    },
+  );
 }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   countGeneratedTokens,
   countResponseTokens,
@@ -10,6 +9,7 @@ import type { FastifyReply } from 'fastify';
 import { setAddedTimeHeader } from '../../observability/added-time.ts';
 import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
 import type { RelayContext } from '../relay-context.ts';
+import { type BodyRelay, pumpBody } from './body-pump.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
 import { readUpstreamText, sendConvertedJson, sendConvertedStream } from './send-converted.ts';
@@ -176,36 +176,34 @@ function sendStream(
       interruption: interruption ?? (result.sawDone || result.usage ? undefined : '上游流提前结束'),
     });
   };
-  async function* relay(): AsyncGenerator<Uint8Array> {
-    try {
-      for await (const chunk of response.body) {
-        const out = tap.push(chunk as Uint8Array);
-        if (malformedData !== undefined) {
-          // A broken event ends the stream there: the client gets its protocol's error event
-          // (after a blank line closing the broken event) and what was delivered is billed.
-          interruption = '上游流事件无法解析';
-          const kept = cutAfterEvent(out, malformedData);
-          if (kept.length > 0) yield kept;
-          yield Buffer.from(`\n${codec.formatStreamError(MALFORMED_EVENT_ERROR)}`);
-          return;
-        }
-        if (out.length > 0) yield out;
+  const relay: BodyRelay = {
+    chunk(chunk, send) {
+      const out = tap.push(chunk);
+      if (malformedData === undefined) {
+        send(out);
+        return true;
       }
-      const tail = tap.finish();
-      if (tail.length > 0) yield tail;
-    } catch (error) {
+      // A broken event ends the stream there: the client gets its protocol's error event (after
+      // a blank line closing the broken event) and what was delivered is billed.
+      interruption = '上游流事件无法解析';
+      send(cutAfterEvent(out, malformedData));
+      send(Buffer.from(`\n${codec.formatStreamError(MALFORMED_EVENT_ERROR)}`));
+      return false;
+    },
+    end(send) {
+      send(tap.finish());
+    },
+    fail(_error, send) {
       if (context.abort.aborted) {
         interruption = CLIENT_LEFT;
       } else {
         interruption = '上游流中断';
-        yield interruptedStreamEvent(codec);
+        send(interruptedStreamEvent(codec));
       }
-      void error;
-    } finally {
-      finish();
-    }
-  }
-  return sendEventStream(reply, context.abort, relay(), (clientLeft) => {
+    },
+    settle: finish,
+  };
+  return sendEventStream(reply, context.abort, pumpBody(response.body, relay), (clientLeft) => {
     if (clientLeft) interruption ??= CLIENT_LEFT;
     finish();
   });
@@ -237,21 +235,21 @@ function sendBytes(
       firstResponseMs: -1000,
     });
   };
-  async function* relay(): AsyncGenerator<Uint8Array> {
-    try {
-      for await (const chunk of response.body) {
-        delivered = true;
-        yield chunk as Uint8Array;
-      }
-    } finally {
-      finish();
-    }
-  }
+  const relay: BodyRelay = {
+    chunk(chunk, send) {
+      delivered = true;
+      send(chunk);
+      return true;
+    },
+    end: () => undefined,
+    fail: () => undefined,
+    settle: finish,
+  };
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) context.abort.abort();
     finish();
   });
   const contentType = response.headers['content-type'];
   reply.code(200).header('content-type', String(contentType ?? 'application/octet-stream'));
-  return reply.send(Readable.from(relay(), { objectMode: false }));
+  return reply.send(pumpBody(response.body, relay));
 }
