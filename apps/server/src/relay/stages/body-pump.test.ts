@@ -86,6 +86,15 @@ describe('pumpBody', () => {
     expect(events).toEqual(['fail:upstream body closed before its end', 'settle']);
   });
 
+  it('reports an upstream that was already destroyed before the pump started', async () => {
+    const body = new PassThrough();
+    body.destroy(new Error('aborted'));
+    await tick();
+    const { relay, events } = recordingRelay();
+    expect(await readAll(pumpBody(body, relay))).toBe('[error]');
+    expect(events).toEqual(['fail:aborted', 'settle']);
+  });
+
   it('destroys the upstream and settles once when the client side is destroyed', async () => {
     const body = new PassThrough();
     const { relay, events, settled } = recordingRelay();

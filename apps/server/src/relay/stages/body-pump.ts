@@ -91,5 +91,10 @@ export function pumpBody(body: UpstreamBody, relay: BodyRelay): Readable {
   body.once('end', onEnd);
   body.once('error', onError);
   body.once('close', onClose);
+  // Already over before the pump started (the client or a timeout aborted it meanwhile): its
+  // events are gone, so the ending is reported here, as an async iterator would have thrown.
+  if (body.destroyed) {
+    process.nextTick(onError, body.errored ?? new Error('upstream body closed before its end'));
+  }
   return output;
 }
