@@ -88,6 +88,8 @@ describe('pumpBody', () => {
 
   it('reports an upstream that was already destroyed before the pump started', async () => {
     const body = new PassThrough();
+    // The relay's slot release listens for 'error' from the start (runAttempts), as here.
+    body.once('error', () => undefined);
     body.destroy(new Error('aborted'));
     await tick();
     const { relay, events } = recordingRelay();
