@@ -12,10 +12,8 @@ export interface BodyRelay {
   settle(): void;
 }
 
-/** An upstream body as undici gives it: a Node readable. */
-type UpstreamBody = Readable;
-
 const discard = () => undefined;
+const cutShort = () => new Error('upstream body closed before its end');
 
 /**
  * The client's side of a pass-through: a readable that Fastify sends, fed from the upstream body's
@@ -25,7 +23,7 @@ const discard = () => undefined;
  * client's side is destroyed (Fastify does so when the client leaves) the upstream body is
  * destroyed too and `relay.settle` runs.
  */
-export function pumpBody(body: UpstreamBody, relay: BodyRelay): Readable {
+export function pumpBody(body: Readable, relay: BodyRelay): Readable {
   let over = false;
   let settled = false;
   const settleOnce = () => {
@@ -84,9 +82,7 @@ export function pumpBody(body: UpstreamBody, relay: BodyRelay): Readable {
     close();
   };
   // Destroyed without an error and without its end: the upstream was cut.
-  const onClose = () => {
-    if (!over) onError(new Error('upstream body closed before its end'));
-  };
+  const onClose = () => onError(cutShort());
   body.on('data', onData);
   body.once('end', onEnd);
   body.once('error', onError);
@@ -94,7 +90,7 @@ export function pumpBody(body: UpstreamBody, relay: BodyRelay): Readable {
   // Already over before the pump started (the client or a timeout aborted it meanwhile): its
   // events are gone, so the ending is reported here, as an async iterator would have thrown.
   if (body.destroyed) {
-    process.nextTick(onError, body.errored ?? new Error('upstream body closed before its end'));
+    process.nextTick(onError, body.errored ?? cutShort());
   }
   return output;
 }
