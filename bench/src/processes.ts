@@ -3,8 +3,9 @@
  * sampling from /proc, and a cleanup that ends every process this run started, by pid.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 const started = new Set<ChildProcess>();
 /** CPU time of the children this run has stopped (read just before stopping them). */
@@ -22,6 +23,18 @@ export interface SpawnedProcess {
 }
 
 export const hasTaskset = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset');
+
+/**
+ * BENCH_CHILD_OUTPUT (a directory): every child's whole stdout and stderr also go to
+ * `<directory>/<name>.log` (for `--trace-gc-nvp` and the like in BENCH_NODE_ARGS / PROFILE_NODE_ARGS).
+ */
+function outputCopyOf(name: string): WriteStream | null {
+  const directory = process.env.BENCH_CHILD_OUTPUT?.trim();
+  if (!directory) return null;
+  mkdirSync(directory, { recursive: true });
+  const file = join(directory, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.log`);
+  return createWriteStream(file, { flags: 'a' });
+}
 
 /** Spawns `command args` with a ring buffer of its output; `cpus` pins it with taskset. */
 export function spawnProcess(
@@ -48,6 +61,11 @@ export function spawnProcess(
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  const copy = outputCopyOf(name);
+  if (copy) {
+    child.stdout?.pipe(copy, { end: false });
+    child.stderr?.pipe(copy, { end: false });
+  }
   let stopping = false;
   const exited = new Promise<never>((_resolve, reject) => {
     child.once('exit', (code, signal) => {
