@@ -98,7 +98,11 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   });
   app.decorateRequest('user', null);
 
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, {
+    checkpointIntervalMs: config.sqliteCheckpointMs,
+    onCheckpointFailure: (error) =>
+      app.log.warn({ err: error }, 'WAL checkpoint worker failed; SQLite checkpoints in its commits again'),
+  });
   const logDatabase = config.logDatabase ? openDatabase(config.logDatabase) : database;
   const closers: AppServices['closers'] = [];
   try {

@@ -15,6 +15,11 @@ export interface Config {
   host: string;
   database: DatabaseTarget;
   logDatabase: DatabaseTarget | null;
+  /**
+   * SQLITE_CHECKPOINT_MS: a worker thread checkpoints the SQLite WAL this often (100 ms), so
+   * commits on the event loop never copy pages into the database file; 0 leaves it to SQLite.
+   */
+  sqliteCheckpointMs: number;
   redisUrl: string | null;
   sessionSecret: string | null;
   cryptoSecret: string | null;
@@ -184,6 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || '0.0.0.0',
     database,
     logDatabase,
+    sqliteCheckpointMs: readInteger(env, 'SQLITE_CHECKPOINT_MS', 25, 0, 60_000),
     redisUrl,
     sessionSecret,
     cryptoSecret: env.CRYPTO_SECRET?.trim() || null,

@@ -6,6 +6,7 @@ import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import type { DatabaseKind, DatabaseTarget } from '../config/env.ts';
 import type { Database } from './schema.ts';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
 /** An open database: the Kysely instance plus what callers need to know about its dialect. */
 export interface DatabaseHandle {
@@ -18,6 +19,8 @@ export interface DatabaseHandle {
    * or roll back with it.
    */
   sqlite?: SQLite.Database;
+  /** The WAL checkpoint worker (SQLite files opened with `checkpointIntervalMs`). */
+  checkpointer?: WalCheckpointer;
   destroy(): Promise<void>;
 }
 
@@ -44,10 +47,21 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500) {
   };
 }
 
+export interface OpenDatabaseOptions {
+  /**
+   * SQLite file databases: checkpoint the WAL from a worker thread this often (ms) instead of
+   * inside the commits of the event loop (wal-checkpointer.ts); 0 leaves it to SQLite.
+   */
+  checkpointIntervalMs?: number;
+  /** Told when the checkpoint worker fails (the main connection then checkpoints itself). */
+  onCheckpointFailure?: (error: Error) => void;
+}
+
 /** Opens a connection pool for the target. SQLite runs in WAL mode with a busy timeout. */
-export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): DatabaseHandle {
   let db: Kysely<Database>;
   let raw: SQLite.Database | undefined;
+  let checkpointer: WalCheckpointer | undefined;
   if (target.kind === 'sqlite') {
     const file = target.location || './data/switchyard.db';
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -57,6 +71,10 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = OFF');
     raw = sqlite;
+    const interval = options.checkpointIntervalMs ?? 0;
+    if (interval > 0 && file !== ':memory:') {
+      checkpointer = startWalCheckpointer(sqlite, interval, options.onCheckpointFailure ?? (() => undefined));
+    }
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   } else if (target.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -86,5 +104,14 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     });
     db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   }
-  return { db, kind: target.kind, sqlite: raw, destroy: () => db.destroy() };
+  return {
+    db,
+    kind: target.kind,
+    sqlite: raw,
+    checkpointer,
+    destroy: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
