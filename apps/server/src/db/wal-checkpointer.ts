@@ -5,8 +5,10 @@ import type SQLite from 'better-sqlite3';
 /** SQLite's own threshold: the commit that takes the WAL past this many pages checkpoints. */
 export const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
 /**
- * While the worker checkpoints, the main connection checkpoints only if the WAL reaches this many
- * pages (the worker stalled, or writes outran it): the WAL stays bounded whatever happens.
+ * While the worker checkpoints, the main connection checkpoints only when the WAL reaches this many
+ * pages. Under steady load that is the normal way the WAL starts over: the worker has already
+ * copied nearly every frame, so the main connection's checkpoint copies the last few and syncs.
+ * It also keeps the WAL bounded if the worker stalls.
  */
 export const FALLBACK_AUTOCHECKPOINT = 10_000;
 /**
@@ -20,8 +22,9 @@ const WORKER_NICE = 10;
  * opens its own connection to the database file and runs a PASSIVE checkpoint every interval
  * (PASSIVE never waits for and never blocks the main connection's readers or writer). A pass that
  * could not copy every frame (a commit landed meanwhile) is repeated at once, up to three times:
- * once every frame is copied, the main connection's next write starts the WAL from its beginning
- * again, so the file does not keep growing under steady load.
+ * when a pass copies every frame, the main connection's next write starts the WAL from its
+ * beginning again. That happens when traffic pauses; under steady load a commit nearly always lands
+ * during a pass's final sync, and the WAL grows to FALLBACK_AUTOCHECKPOINT pages instead.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -76,12 +79,12 @@ export interface WalCheckpointer {
 }
 
 /**
- * Moves WAL checkpoints off the event loop (ADR-23). SQLite checkpoints inside the commit that
- * takes the WAL past 1,000 pages: copying those pages into the database file and syncing it held
- * the event loop ~4 ms every ~150 ms at 1,000 req/s, the largest hold left on the hot path. A
- * worker thread with its own connection checkpoints every `intervalMs` instead, and the main
- * connection keeps SQLite's automatic checkpoint only as a fallback at FALLBACK_AUTOCHECKPOINT
- * pages. If the worker fails, the main connection goes back to SQLite's default and `onFailure`
+ * Moves the copying of WAL checkpoints off the event loop (ADR-23). SQLite checkpoints inside the
+ * commit that takes the WAL past 1,000 pages: copying those pages into the database file and
+ * syncing it held the event loop ~4 ms every ~150 ms at 1,000 req/s, the largest hold left on the
+ * hot path. A worker thread with its own connection copies the frames every `intervalMs` instead,
+ * and the main connection checkpoints only at FALLBACK_AUTOCHECKPOINT pages, when little is left
+ * to copy. If the worker fails, the main connection goes back to SQLite's default and `onFailure`
  * hears why.
  */
 export function startWalCheckpointer(
