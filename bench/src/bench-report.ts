@@ -358,8 +358,8 @@ ${concurrencyTable(run)}`);
     const { soak } = soakOf;
     sections.push(`## Soak
 
-${soakOf.label} at ${soak.rate} chat req/s for ${fixed(soak.seconds / 60, 1)} min (after its light phases,
-before the heavy ones): ${rate(soak.load.ok)} requests,
+${soakOf.label} at ${soak.rate} chat req/s for ${fixed(soak.seconds / 60, 1)} min (after the phases every target runs,
+before the concurrent streams): ${rate(soak.load.ok)} requests,
 ${failures(soak)} failed, p50 ${fixed(soak.load.latency.p50)} ms, p99 ${fixed(soak.load.latency.p99)} ms. RSS ${megabytes(soak.startRss)} MB at
 the start, ${megabytes(soak.endRss)} MB at the end, peak ${megabytes(soak.peakRss)} MB; least-squares slope over the last 80%:
 **${fixed(soak.slopeMbPerMinute, 2)} MB/min**.${

@@ -200,6 +200,19 @@ async function benchTarget(
   );
   describe(`streams @ ${config.streamRate}/s`, results.streams);
   await pause();
+  for (const rate of rates.filter((value) => value > config.embeddingsRate)) await chatAt(rate);
+  results.saturation = strip(
+    await measure(target, load, {
+      kind: 'saturate',
+      ...chat,
+      connections: config.saturationConnections,
+      durationSeconds: config.durationSeconds,
+    }),
+  );
+  describe(`chat saturation (${config.saturationConnections} connections)`, results.saturation);
+  await pause();
+  // The soak comes after the phases every target runs, so that those find Switchyard in the state
+  // the others are in (not with a database grown by the soak's 300,000 calls).
   if (config.soakSeconds > 0 && target.name === 'switchyard') {
     log(`  soak: ${config.soakRate} req/s for ${config.soakSeconds} s`);
     const startRss = readRss(target.process.pid);
@@ -256,17 +269,6 @@ async function benchTarget(
     );
     await pause();
   }
-  for (const rate of rates.filter((value) => value > config.embeddingsRate)) await chatAt(rate);
-  results.saturation = strip(
-    await measure(target, load, {
-      kind: 'saturate',
-      ...chat,
-      connections: config.saturationConnections,
-      durationSeconds: config.durationSeconds,
-    }),
-  );
-  describe(`chat saturation (${config.saturationConnections} connections)`, results.saturation);
-  await pause();
   const baselineRss = readRss(target.process.pid);
   const concurrency = await measure(target, load, {
     kind: 'concurrent',
