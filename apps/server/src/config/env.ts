@@ -16,8 +16,8 @@ export interface Config {
   database: DatabaseTarget;
   logDatabase: DatabaseTarget | null;
   /**
-   * SQLITE_CHECKPOINT_MS: a worker thread checkpoints the SQLite WAL this often (100 ms), so
-   * commits on the event loop never copy pages into the database file; 0 leaves it to SQLite.
+   * SQLITE_CHECKPOINT_MS: a worker thread checkpoints the SQLite WAL this often (25 ms), so
+   * commits on the event loop rarely copy pages into the database file; 0 leaves it to SQLite.
    */
   sqliteCheckpointMs: number;
   redisUrl: string | null;

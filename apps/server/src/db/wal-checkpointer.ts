@@ -38,20 +38,18 @@ try {
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('synchronous = NORMAL');
 let checkpoints = 0;
-let pages = 0;
 function checkpoint() {
   for (let pass = 0; pass < 3; pass++) {
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
     if (result.log <= 0) return;
     checkpoints++;
-    pages = result.checkpointed;
     if (result.busy !== 0 || result.checkpointed >= result.log) return;
   }
 }
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message === 'stats') {
-    parentPort.postMessage({ checkpoints, pages });
+    parentPort.postMessage({ checkpoints });
     return;
   }
   clearInterval(timer);
@@ -65,8 +63,6 @@ parentPort.postMessage('ready');
 export interface WalCheckpointStats {
   /** Checkpoint passes that found frames to copy. */
   checkpoints: number;
-  /** Frames the last pass had copied in all. */
-  pages: number;
 }
 
 export interface WalCheckpointer {
@@ -112,6 +108,7 @@ export function startWalCheckpointer(
   const ready = new Promise<void>((resolve, reject) => {
     worker.on('message', (message: unknown) => {
       if (message === 'ready') {
+        // The worker's connection is open: it takes the checkpoints over.
         sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT}`);
         resolve();
         return;
