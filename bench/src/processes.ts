@@ -174,8 +174,17 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 /** User + system CPU time of a process (all its threads), in milliseconds. */
 export function readCpuMs(pid: number): number {
+  return readStatCpuMs(`/proc/${pid}/stat`);
+}
+
+/** User + system CPU time of a process's main thread alone (its event loop), in milliseconds. */
+export function readMainThreadCpuMs(pid: number): number {
+  return readStatCpuMs(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function readStatCpuMs(path: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;

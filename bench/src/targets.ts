@@ -177,7 +177,7 @@ export async function startSwitchyard(
     ...config.switchyardNodeArgs,
     ...nodeArgs,
     ...(config.switchyardMode === 'dist'
-      ? ['apps/server/dist/main.js']
+      ? [process.env.BENCH_SWITCHYARD_MAIN || 'apps/server/dist/main.js']
       : ['--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts']),
   ];
   const child = spawnProcess('Switchyard', process.execPath, args, {

@@ -37,6 +37,7 @@ import { observabilityRoutes } from './observability/observability-routes.ts';
 import { isObservabilityPath } from './observability/request-metrics.ts';
 import { OptionStore } from './options/option-store.ts';
 import { installErrorHandler, sendError } from './plugins/error-handler.ts';
+import { lazyChildLoggerFactory } from './plugins/lazy-request-logger.ts';
 import { createRequestId } from './plugins/request-id.ts';
 import { routeFamilyOf } from './plugins/route-family.ts';
 import { installValidation } from './plugins/validation.ts';
@@ -82,6 +83,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   const app = Fastify({
     logger: logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
     genReqId: createRequestId,
+    childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
     bodyLimit: config.apiBodyLimit,
     trustProxy: config.trustProxy,

@@ -1,0 +1,115 @@
+/**
+ * `npm run ab -w @switchyard/bench`: Switchyard's CPU per request at saturation for several
+ * variants, alternated round by round in one sitting (machine speed drifts by ±10% within minutes,
+ * so variants measured one after the other are not comparable). No profiler: the number is the
+ * process's own CPU time (all threads, /proc) over the requests answered, as in the bench's
+ * saturation phase. Mock upstream and load generator on CPU 0, Switchyard on CPU 1.
+ *
+ * AB_VARIANTS: `name:KEY=value,KEY=value|name:...` — each variant's extra environment for the
+ * Switchyard process (`base:` with nothing after it is the defaults). AB_ROUNDS (3), AB_SECONDS
+ * (10), AB_CONNECTIONS (64), AB_RATE (0 = saturation; a rate paces the load instead and the summary
+ * compares client p99 latency), plus the bench's BENCH_SKIP_BUILD / BENCH_PIN. To compare builds, copy
+ * `apps/server/dist` aside inside the repository (so its imports still resolve) and give a variant
+ * `BENCH_SWITCHYARD_MAIN=apps/server/dist-before/main.js`; `AB_TARGET=bare` runs the bare proxy. Each
+ * line also gives the machine's TCP segments and the process's write and read system calls per
+ * request (SQLite's WAL writes count as writes).
+ */
+
+import { readFileSync } from 'node:fs';
+import { loadBenchConfig } from '../bench-config.ts';
+import { startLoadClient } from '../load/load-client.ts';
+import { hasTaskset, readCpuMs, readMainThreadCpuMs, stopAll } from '../processes.ts';
+import { bodies } from '../request-bodies.ts';
+import { buildSwitchyard, probeTarget, startBareProxy, startMock, startSwitchyard } from '../targets.ts';
+import { parseVariants } from './ab-variants.ts';
+
+/** TCP segments sent by the whole machine so far (/proc/net/snmp): loopback traffic of every process. */
+function tcpSegmentsSent(): number {
+  const lines = readFileSync('/proc/net/snmp', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('Tcp:'));
+  const names = lines[0]!.split(/\s+/);
+  const values = lines[1]!.split(/\s+/);
+  return Number(values[names.indexOf('OutSegs')]);
+}
+
+/** Write and read system calls of a process so far (/proc/<pid>/io). */
+function systemCalls(pid: number): { writes: number; reads: number } {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  return { writes: Number(/syscw: (\d+)/.exec(io)![1]), reads: Number(/syscr: (\d+)/.exec(io)![1]) };
+}
+
+const log = (message: string) => process.stderr.write(`[ab] ${message}\n`);
+
+async function main(): Promise<void> {
+  const config = loadBenchConfig();
+  const variants = parseVariants(process.env.AB_VARIANTS ?? 'base:');
+  const rounds = Number(process.env.AB_ROUNDS ?? 3);
+  const seconds = Number(process.env.AB_SECONDS ?? 10);
+  const connections = Number(process.env.AB_CONNECTIONS ?? 64);
+  const rate = Number(process.env.AB_RATE ?? 0);
+  const pinned = config.pin && hasTaskset;
+  buildSwitchyard(config);
+  const mock = await startMock(pinned ? '0' : null);
+  const load = await startLoadClient(pinned ? '0' : null);
+  const body = bodies(config);
+  const results = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const variant of variants) {
+      const saved = { ...process.env };
+      Object.assign(process.env, variant.env);
+      const target =
+        variant.env.AB_TARGET === 'bare'
+          ? await startBareProxy(mock.url, pinned ? '1' : null)
+          : await startSwitchyard(config, mock.url, pinned ? '1' : null);
+      process.env = saved;
+      try {
+        await probeTarget(target, body);
+        const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
+        await load.run({ kind: 'saturate', ...chat, connections: 16, durationSeconds: 3 });
+        const pid = target.process.pid;
+        const cpuBefore = readCpuMs(pid);
+        const mainBefore = readMainThreadCpuMs(pid);
+        const segmentsBefore = tcpSegmentsSent();
+        const callsBefore = systemCalls(pid);
+        const result = await load.run(
+          rate > 0
+            ? { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds }
+            : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
+        );
+        const requests = Math.max(1, result.ok + result.failed);
+        const perRequest = ((readCpuMs(pid) - cpuBefore) * 1000) / requests;
+        const mainPerRequest = ((readMainThreadCpuMs(pid) - mainBefore) * 1000) / requests;
+        const segments = (tcpSegmentsSent() - segmentsBefore) / requests;
+        const callsAfter = systemCalls(pid);
+        const writes = (callsAfter.writes - callsBefore.writes) / requests;
+        const reads = (callsAfter.reads - callsBefore.reads) / requests;
+        results.get(variant.name)!.push(rate > 0 ? result.latency.p99 : perRequest);
+        log(
+          `round ${round} ${variant.name}: ${result.rps.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(2)} ms, ` +
+            `p99 ${result.latency.p99.toFixed(2)} ms, ${perRequest.toFixed(1)} µs/req ` +
+            `(main thread ${mainPerRequest.toFixed(1)}, other threads ${(perRequest - mainPerRequest).toFixed(1)}), ` +
+            `${segments.toFixed(2)} TCP segments, ${writes.toFixed(2)} write and ${reads.toFixed(2)} read calls per request, ${result.failed} failed`,
+        );
+      } finally {
+        await target.stop();
+      }
+    }
+  }
+  await mock.stop();
+  await load.process.stop();
+  for (const [name, values] of results) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    process.stdout.write(
+      `${name.padEnd(16)} median ${median.toFixed(rate > 0 ? 2 : 1)} ${rate > 0 ? 'ms p99' : 'µs/req'}  (${values.map((v) => v.toFixed(rate > 0 ? 2 : 1)).join(', ')})\n`,
+    );
+  }
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => stopAll());
