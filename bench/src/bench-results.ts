@@ -4,6 +4,7 @@ import type { LoadResult } from './load/load-jobs.ts';
 import type { MachineInfo } from './machine-info.ts';
 import type { BillingBenchResult } from './micro/billing-bench.ts';
 import type { SensitiveWordsResult } from './micro/sensitive-words-bench.ts';
+import type { SaturationRounds } from './saturation-rounds.ts';
 
 export interface PhaseResult {
   load: LoadResult;
@@ -85,6 +86,8 @@ export interface BenchRun {
   busyBeforeStartPercent: number;
   notes: string[];
   targets: TargetResults[];
+  /** Alternated saturation rounds of the gateways (absent in runs made before them, or with 0 rounds). */
+  saturationRounds?: SaturationRounds;
   /** Micro-benchmark of the sensitive-word check (issue 12), on the gateways' CPU. */
   sensitiveWords?: SensitiveWordsResult;
   /** Micro-benchmark of the database work of one relay call (billing, log row), SQLite. */

@@ -27,6 +27,7 @@ import {
   stopAll,
 } from './processes.ts';
 import { bodies } from './request-bodies.ts';
+import { runSaturationRounds } from './saturation-rounds.ts';
 import { sampleHeap } from './soak/heap-sampler.ts';
 import {
   eventLoopDelayOf,
@@ -318,6 +319,24 @@ async function startTarget(name: TargetName, config: BenchConfig, mock: Target, 
 }
 
 /**
+ * One saturation phase of a freshly started gateway for the alternated rounds
+ * (saturation-rounds.ts): probed and warmed up as in its per-target phases, then saturated.
+ */
+async function saturateFresh(target: Target, load: LoadClient, config: BenchConfig) {
+  const body = bodies(config);
+  await probeTarget(target, body);
+  const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
+  const quiet = { loopDelay: false };
+  if (config.warmupSeconds > 0) {
+    const warmup = { connections: 16, durationSeconds: config.warmupSeconds };
+    await measure(target, load, { kind: 'saturate', ...chat, ...warmup }, quiet);
+  }
+  const saturate = { connections: config.saturationConnections, durationSeconds: config.durationSeconds };
+  const phase = await measure(target, load, { kind: 'saturate', ...chat, ...saturate }, quiet);
+  return { rps: phase.load.rps, ok: phase.load.ok, failed: phase.load.failed, cpuMs: phase.cpuMs };
+}
+
+/**
  * Measures what other processes use before the run; with BENCH_WAIT_IDLE=<seconds>, waits (up to
  * that long) for the machine to go quiet. Returns the last measurement, % of all cores.
  */
@@ -390,6 +409,16 @@ async function main(): Promise<void> {
     } finally {
       if (target !== mock) await target.stop();
     }
+  }
+  if (config.saturationRounds > 0) {
+    log(`alternated saturation rounds: ${config.saturationRounds}`);
+    run.saturationRounds = await runSaturationRounds({
+      rounds: config.saturationRounds,
+      names: config.targets.filter((name) => name !== 'mock'),
+      start: (name) => startTarget(name, config, mock, targetCpus),
+      saturate: (target) => saturateFresh(target, load, config),
+      log,
+    });
   }
   log('sensitive-word check: 10,000 words over a 4 kB prompt');
   run.sensitiveWords = await runMicroBench<SensitiveWordsResult>('sensitive-words-bench.ts', targetCpus);

@@ -35,6 +35,13 @@ export class LazyRequestLogger implements FastifyBaseLogger {
     return this.made ? (this.made as LevelAware).isLevelEnabled(level) : this.parent.isLevelEnabled(level);
   }
 
+  /** Writes through the real child when `level` is on (pino's methods take the same arguments). */
+  private write(level: Level, args: unknown[]): void {
+    if (!this.on(level)) return;
+    const target = this.target() as unknown as Record<Level, (...values: unknown[]) => void>;
+    target[level](...args);
+  }
+
   get level(): string {
     return this.made ? this.made.level : this.parent.level;
   }
@@ -48,27 +55,27 @@ export class LazyRequestLogger implements FastifyBaseLogger {
   }
 
   fatal(...args: unknown[]): void {
-    if (this.on('fatal')) (this.target().fatal as (...a: unknown[]) => void)(...args);
+    this.write('fatal', args);
   }
 
   error(...args: unknown[]): void {
-    if (this.on('error')) (this.target().error as (...a: unknown[]) => void)(...args);
+    this.write('error', args);
   }
 
   warn(...args: unknown[]): void {
-    if (this.on('warn')) (this.target().warn as (...a: unknown[]) => void)(...args);
+    this.write('warn', args);
   }
 
   info(...args: unknown[]): void {
-    if (this.on('info')) (this.target().info as (...a: unknown[]) => void)(...args);
+    this.write('info', args);
   }
 
   debug(...args: unknown[]): void {
-    if (this.on('debug')) (this.target().debug as (...a: unknown[]) => void)(...args);
+    this.write('debug', args);
   }
 
   trace(...args: unknown[]): void {
-    if (this.on('trace')) (this.target().trace as (...a: unknown[]) => void)(...args);
+    this.write('trace', args);
   }
 
   silent(): void {}

@@ -1,0 +1,74 @@
+/** The report's view of the alternated saturation rounds (saturation-rounds.ts). */
+import type { TargetName } from './bench-config.ts';
+import type { BenchRun } from './bench-results.ts';
+import { table } from './markdown-table.ts';
+import { cpuPerRequest, type RoundRatio, throughputRatio } from './saturation-rounds.ts';
+
+const LABELS: Record<TargetName, string> = {
+  mock: 'mock upstream (direct)',
+  bare: 'bare undici proxy',
+  switchyard: 'Switchyard',
+  portkey: 'Portkey gateway',
+};
+
+const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
+const times = (ratio: number) => `${ratio.toFixed(2)}×`;
+
+/** Switchyard's throughput over the bare proxy's and over Portkey's, from the rounds. */
+export function roundRatios(run: BenchRun): { bare?: RoundRatio; portkey?: RoundRatio } {
+  const rounds = run.saturationRounds;
+  if (!rounds) return {};
+  return {
+    bare: throughputRatio(rounds, 'switchyard', 'bare'),
+    portkey: throughputRatio(rounds, 'switchyard', 'portkey'),
+  };
+}
+
+/** "47% (rounds: 45%, 47%, 49%)": the median and each round's ratio. */
+export function describeRatio(ratio: RoundRatio, as: 'percent' | 'times'): string {
+  const format = as === 'percent' ? percent : times;
+  return `${format(ratio.median)} (rounds: ${ratio.perRound.map(format).join(', ')})`;
+}
+
+/** The section, or '' when the run had no rounds. */
+export function roundsSection(run: BenchRun): string {
+  const rounds = run.saturationRounds;
+  if (!rounds) return '';
+  const names = (Object.keys(rounds) as TargetName[]).filter((name) => (rounds[name]?.length ?? 0) > 0);
+  if (names.length === 0) return '';
+  const count = Math.max(...names.map((name) => rounds[name]!.length));
+  const header = [
+    'target',
+    ...Array.from({ length: count }, (_, index) => `round ${index + 1}: req/s, CPU µs/req`),
+    'median CPU µs/req',
+  ];
+  const rows = names.map((name) => {
+    const entries = rounds[name]!;
+    const cpu = cpuPerRequest(entries);
+    const cells = Array.from({ length: count }, (_, index) => {
+      const entry = entries.find((candidate) => candidate.round === index + 1);
+      if (!entry) return '—';
+      const failed = entry.failed > 0 ? `, ${entry.failed} failed` : '';
+      return `${Math.round(entry.rps).toLocaleString('en-US')}, ${Math.round(cpu.perRound[entries.indexOf(entry)]!)}${failed}`;
+    });
+    return [LABELS[name], ...cells, String(Math.round(cpu.median))];
+  });
+  const ratios = roundRatios(run);
+  const lines = [
+    ratios.bare
+      ? `Switchyard's throughput against the bare proxy: ${describeRatio(ratios.bare, 'percent')}.`
+      : '',
+    ratios.portkey ? `Against Portkey: ${describeRatio(ratios.portkey, 'times')}.` : '',
+  ].filter(Boolean);
+  return `## Saturation, alternated rounds
+
+The per-target phases above run each gateway for minutes before the next one starts, and this
+machine's speed drifts within that time. Here each of ${count} rounds starts every gateway afresh
+(Switchyard with a new database), warms it up as above and saturates it for one phase, one gateway
+after another (the order rotates each round); each ratio is taken within a round, and the targets
+table uses the median of those ratios.
+
+${table(header, rows)}
+
+${lines.join(' ')}`;
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchRun } from './bench-results.ts';
+import { describeRatio, roundRatios, roundsSection } from './report-rounds.ts';
+import {
+  cpuPerRequest,
+  median,
+  roundOrder,
+  runSaturationRounds,
+  type SaturationRound,
+  type SaturationRounds,
+  throughputRatio,
+} from './saturation-rounds.ts';
+
+const entry = (round: number, rps: number, cpuMs = 0, ok = rps * 8, failed = 0): SaturationRound => ({
+  round,
+  rps,
+  cpuMs,
+  ok,
+  failed,
+});
+
+describe('saturation rounds', () => {
+  it('takes the median of odd and even counts, NaN when empty', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+
+  it('pairs ratios within a round before taking their median', () => {
+    // Round 2 ran on a slower machine for both: its ratio is still 0.5.
+    const rounds: SaturationRounds = {
+      bare: [entry(1, 1000), entry(2, 500), entry(3, 1000)],
+      switchyard: [entry(1, 400), entry(2, 250), entry(3, 600)],
+    };
+    const ratio = throughputRatio(rounds, 'switchyard', 'bare')!;
+    expect(ratio.perRound).toEqual([0.4, 0.5, 0.6]);
+    expect(ratio.median).toBe(0.5);
+    // A pooled median of rates (400 / 1000) would have said 0.4.
+  });
+
+  it('skips rounds the other target did not run or answered nothing in', () => {
+    const rounds: SaturationRounds = {
+      portkey: [entry(1, 100), entry(2, 0)],
+      switchyard: [entry(1, 520), entry(2, 500), entry(3, 510)],
+    };
+    expect(throughputRatio(rounds, 'switchyard', 'portkey')).toEqual({ perRound: [5.2], median: 5.2 });
+    expect(throughputRatio(rounds, 'switchyard', 'bare')).toBeUndefined();
+  });
+
+  it('gives CPU per successful request per round and its median', () => {
+    const cpu = cpuPerRequest([entry(1, 0, 300, 1000), entry(2, 0, 330, 1000), entry(3, 0, 10, 0)]);
+    expect(cpu.perRound[0]).toBeCloseTo(300);
+    expect(cpu.perRound[1]).toBeCloseTo(330);
+    expect(cpu.perRound[2]).toBeNaN();
+    expect(cpu.median).toBeCloseTo(315);
+  });
+
+  it('rotates the order so no gateway is always first', () => {
+    const names = ['bare', 'switchyard', 'portkey'];
+    expect(roundOrder(names, 1)).toEqual(['bare', 'switchyard', 'portkey']);
+    expect(roundOrder(names, 2)).toEqual(['switchyard', 'portkey', 'bare']);
+    expect(roundOrder(names, 4)).toEqual(['bare', 'switchyard', 'portkey']);
+    expect(roundOrder([], 3)).toEqual([]);
+  });
+});
+
+describe('the report of the rounds', () => {
+  const run = {
+    saturationRounds: {
+      bare: [entry(1, 6000, 8000, 48000), entry(2, 5000, 8000, 40000)],
+      switchyard: [entry(1, 2700, 8000, 21600), entry(2, 2500, 8000, 20000, 3)],
+      portkey: [entry(1, 600, 8000, 4800), entry(2, 480, 8000, 3840)],
+    },
+  } as unknown as BenchRun;
+
+  it('states the median and every round, as a percentage or a multiple', () => {
+    const ratios = roundRatios(run);
+    expect(describeRatio(ratios.bare!, 'percent')).toBe('48% (rounds: 45%, 50%)');
+    expect(describeRatio(ratios.portkey!, 'times')).toBe('4.85× (rounds: 4.50×, 5.21×)');
+  });
+
+  it('renders one row per gateway with each round and the median CPU per request', () => {
+    const section = roundsSection(run);
+    expect(section).toContain('## Saturation, alternated rounds');
+    expect(section).toMatch(/\| Switchyard\s+\|\s+2,700, 370 \|\s+2,500, 400, 3 failed \|\s+385 \|/);
+    expect(section).toMatch(/\| bare undici proxy\s+\|\s+6,000, 167 \|\s+5,000, 200 \|\s+183 \|/);
+    expect(section).toContain("Switchyard's throughput against the bare proxy: 48% (rounds: 45%, 50%).");
+    expect(section).toContain('Against Portkey: 4.85× (rounds: 4.50×, 5.21×).');
+  });
+
+  it('is left out of runs without rounds', () => {
+    expect(roundsSection({} as BenchRun)).toBe('');
+    expect(roundRatios({} as BenchRun)).toEqual({});
+  });
+});
+
+describe('runSaturationRounds', () => {
+  it('starts, saturates and stops each gateway once per round, rotating the order', async () => {
+    const events: string[] = [];
+    const rounds = await runSaturationRounds({
+      rounds: 2,
+      names: ['bare', 'switchyard'],
+      start: async (name) => {
+        events.push(`start ${name}`);
+        return { name, stop: async () => void events.push(`stop ${name}`) };
+      },
+      saturate: async (target) => {
+        events.push(`saturate ${target.name}`);
+        return { rps: target.name === 'bare' ? 1000 : 450, cpuMs: 80, ok: 8000, failed: 0 };
+      },
+      log: () => {},
+    });
+    expect(events).toEqual([
+      'start bare',
+      'saturate bare',
+      'stop bare',
+      'start switchyard',
+      'saturate switchyard',
+      'stop switchyard',
+      'start switchyard',
+      'saturate switchyard',
+      'stop switchyard',
+      'start bare',
+      'saturate bare',
+      'stop bare',
+    ]);
+    expect(rounds.switchyard?.map((entry) => entry.round)).toEqual([1, 2]);
+    expect(throughputRatio(rounds, 'switchyard', 'bare')?.median).toBeCloseTo(0.45);
+  });
+
+  it('stops a gateway whose phase failed and reports the failure', async () => {
+    const stopped: string[] = [];
+    await expect(
+      runSaturationRounds({
+        rounds: 1,
+        names: ['portkey'],
+        start: async (name) => ({ stop: async () => void stopped.push(name) }),
+        saturate: async () => {
+          throw new Error('gateway died');
+        },
+        log: () => {},
+      }),
+    ).rejects.toThrow('gateway died');
+    expect(stopped).toEqual(['portkey']);
+  });
+});
