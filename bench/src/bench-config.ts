@@ -22,7 +22,7 @@ export interface BenchConfig {
   /** Connections of the closed-loop saturation phase. */
   saturationConnections: number;
   /**
-   * Alternated saturation rounds after the per-target phases (BENCH_SATURATION_ROUNDS; 3 in a full
+   * Alternated saturation rounds after the per-target phases (BENCH_SATURATION_ROUNDS; 5 in a full
    * run, 0 = none): each round starts every gateway afresh and saturates them one after another,
    * so the throughput ratios compare measurements seconds apart instead of minutes.
    */
@@ -126,7 +126,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     durationSeconds: number(env, 'BENCH_DURATION', quick ? 1 : 8, 1),
     rates,
     pacer: pacerOf(env.BENCH_PACER),
-    saturationRounds: Math.floor(number(env, 'BENCH_SATURATION_ROUNDS', quick ? 0 : 3)),
+    saturationRounds: Math.floor(number(env, 'BENCH_SATURATION_ROUNDS', quick ? 0 : 5)),
     saturationConnections: number(env, 'BENCH_SAT_CONNECTIONS', 64, 1),
     embeddingsRate: number(env, 'BENCH_EMBED_RATE', 1000, 1),
     streamRate: number(env, 'BENCH_STREAM_RATE', 200, 1),
