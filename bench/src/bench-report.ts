@@ -10,6 +10,7 @@ import {
   sensitiveWordsSection,
   sensitiveWordsTargetRow,
 } from './report-sections.ts';
+import type { RoundRatio } from './saturation-rounds.ts';
 
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
 const rate = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -199,6 +200,29 @@ function verdict(ok: boolean | undefined): string {
   return ok ? 'met' : 'missed';
 }
 
+/**
+ * A throughput target's row: with alternated rounds the verdict is their median ratio (measured
+ * seconds apart) and the per-target phases' ratio (minutes apart) is shown beside it; without
+ * rounds, the per-target phases' ratio alone.
+ */
+function throughputRow(
+  name: string,
+  rounds: RoundRatio | undefined,
+  switchyard: number | undefined,
+  other: number | undefined,
+  threshold: number,
+  as: 'percent' | 'times',
+): string[] {
+  const phases = switchyard && other ? switchyard / other : undefined;
+  const phasesText =
+    phases === undefined ? '' : as === 'percent' ? `${fixed(phases * 100, 0)}%` : `${fixed(phases, 2)}×`;
+  if (rounds) {
+    const beside = phasesText ? `; per-target phases ${phasesText}` : '';
+    return [name, `${describeRatio(rounds, as)}${beside}`, verdict(rounds.median >= threshold)];
+  }
+  return [name, phasesText || '—', verdict(phases === undefined ? undefined : phases >= threshold)];
+}
+
 function targetsTable(run: BenchRun): string {
   const switchyard = byName(run, 'switchyard');
   const bare = byName(run, 'bare');
@@ -208,28 +232,20 @@ function targetsTable(run: BenchRun): string {
   const satS = switchyard?.saturation?.load.rps;
   const satB = bare?.saturation?.load.rps;
   const satP = portkey?.saturation?.load.rps;
-  // With alternated rounds the verdict is their median ratio (measured seconds apart); the
-  // per-target phases' ratio (minutes apart) is shown beside it.
   const rounds = roundRatios(run);
-  const phases = (value: string) => (rounds.bare || rounds.portkey ? `; per-target phases ${value}` : '');
-  rows.push([
-    'Throughput ≥ 80% of the bare proxy (chat, saturation)',
-    rounds.bare
-      ? `${describeRatio(rounds.bare, 'percent')}${satS && satB ? phases(`${fixed((satS * 100) / satB, 0)}%`) : ''}`
-      : satS && satB
-        ? `${fixed((satS * 100) / satB, 0)}%`
-        : '—',
-    verdict(rounds.bare ? rounds.bare.median >= 0.8 : satS && satB ? satS >= 0.8 * satB : undefined),
-  ]);
-  rows.push([
-    'Throughput ≥ 5× Portkey (chat, saturation)',
-    rounds.portkey
-      ? `${describeRatio(rounds.portkey, 'times')}${satS && satP ? phases(`${fixed(satS / satP, 2)}×`) : ''}`
-      : satS && satP
-        ? `${fixed(satS / satP, 2)}×`
-        : '—',
-    verdict(rounds.portkey ? rounds.portkey.median >= 5 : satS && satP ? satS >= 5 * satP : undefined),
-  ]);
+  rows.push(
+    throughputRow(
+      'Throughput ≥ 80% of the bare proxy (chat, saturation)',
+      rounds.bare,
+      satS,
+      satB,
+      0.8,
+      'percent',
+    ),
+  );
+  rows.push(
+    throughputRow('Throughput ≥ 5× Portkey (chat, saturation)', rounds.portkey, satS, satP, 5, 'times'),
+  );
   const at1000 = switchyard?.fixedRates[1000];
   const base1000 = mock?.fixedRates[1000];
   const p50 = added(at1000?.load.latency, base1000?.load.latency, 'p50');

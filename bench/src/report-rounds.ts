@@ -3,13 +3,7 @@ import type { TargetName } from './bench-config.ts';
 import type { BenchRun } from './bench-results.ts';
 import { table } from './markdown-table.ts';
 import { cpuPerRequest, type RoundRatio, throughputRatio } from './saturation-rounds.ts';
-
-const LABELS: Record<TargetName, string> = {
-  mock: 'mock upstream (direct)',
-  bare: 'bare undici proxy',
-  switchyard: 'Switchyard',
-  portkey: 'Portkey gateway',
-};
+import { TARGET_LABELS } from './targets.ts';
 
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
@@ -51,7 +45,7 @@ export function roundsSection(run: BenchRun): string {
       const failed = entry.failed > 0 ? `, ${entry.failed} failed` : '';
       return `${Math.round(entry.rps).toLocaleString('en-US')}, ${Math.round(cpu.perRound[entries.indexOf(entry)]!)}${failed}`;
     });
-    return [LABELS[name], ...cells, String(Math.round(cpu.median))];
+    return [TARGET_LABELS[name], ...cells, String(Math.round(cpu.median))];
   });
   const ratios = roundRatios(run);
   const lines = [

@@ -56,13 +56,18 @@ async function main(): Promise<void> {
   const results = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
   for (let round = 1; round <= rounds; round++) {
     for (const variant of variants) {
-      const saved = { ...process.env };
+      // Children inherit process.env: the variant's settings are set for the start, then undone.
+      const saved = Object.keys(variant.env).map((key) => [key, process.env[key]] as const);
       Object.assign(process.env, variant.env);
-      const target =
-        variant.env.AB_TARGET === 'bare'
-          ? await startBareProxy(mock.url, pinned ? '1' : null)
-          : await startSwitchyard(config, mock.url, pinned ? '1' : null);
-      process.env = saved;
+      const target = await (variant.env.AB_TARGET === 'bare'
+        ? startBareProxy(mock.url, pinned ? '1' : null)
+        : startSwitchyard(config, mock.url, pinned ? '1' : null)
+      ).finally(() => {
+        for (const [key, value] of saved) {
+          if (value === undefined) delete process.env[key];
+          else process.env[key] = value;
+        }
+      });
       try {
         await probeTarget(target, body);
         const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };

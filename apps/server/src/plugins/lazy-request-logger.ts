@@ -31,13 +31,9 @@ export class LazyRequestLogger implements FastifyBaseLogger {
     return this.made;
   }
 
-  private on(level: Level): boolean {
-    return this.made ? (this.made as LevelAware).isLevelEnabled(level) : this.parent.isLevelEnabled(level);
-  }
-
   /** Writes through the real child when `level` is on (pino's methods take the same arguments). */
   private write(level: Level, args: unknown[]): void {
-    if (!this.on(level)) return;
+    if (!this.isLevelEnabled(level)) return;
     const target = this.target() as unknown as Record<Level, (...values: unknown[]) => void>;
     target[level](...args);
   }
@@ -51,7 +47,7 @@ export class LazyRequestLogger implements FastifyBaseLogger {
   }
 
   isLevelEnabled(level: string): boolean {
-    return this.on(level as Level);
+    return this.made ? (this.made as LevelAware).isLevelEnabled(level) : this.parent.isLevelEnabled(level);
   }
 
   fatal(...args: unknown[]): void {
