@@ -2,6 +2,7 @@ import type { PassthroughTap, PassthroughTapOptions } from '../../spec/passthrou
 import { createSseUsageTap } from '../sse-usage-tap.js';
 import { MALFORMED, type TapFindings } from '../tap-findings.js';
 import type { AnthropicStreamEvent } from './anthropic-api.js';
+import { AnthropicDeltaScan } from './anthropic-delta-scan.js';
 import { anthropicStreamError } from './anthropic-error.js';
 import { AnthropicStreamUsage } from './convert-anthropic-usage.js';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason.js';
@@ -31,6 +32,7 @@ function anthropicEventReader(findings: TapFindings): (data: string, name: strin
   const collectText = findings.collectText;
   const generated = findings.generated;
   const usage = new AnthropicStreamUsage();
+  const deltaScan = new AnthropicDeltaScan();
   const applyUsage = (raw: unknown, fromStart: boolean) => {
     usage.apply(raw, fromStart);
     findings.usage = usage.result();
@@ -42,7 +44,11 @@ function anthropicEventReader(findings: TapFindings): (data: string, name: strin
       return;
     }
     if (name !== undefined && SKIPPED_EVENTS.has(name)) return;
-    if (name === 'content_block_delta' && !collectText) return;
+    if (name === 'content_block_delta') {
+      if (!collectText) return;
+      // Text deltas are most of a stream: read without a full parse.
+      if (deltaScan.read(data, generated)) return;
+    }
     const parsed = findings.parse(data);
     if (parsed === MALFORMED) return;
     if (typeof parsed !== 'object' || parsed === null) {

@@ -1,3 +1,5 @@
+import { decodeJsonString, findClosingQuote } from '../../util/json-string-fields.js';
+
 /**
  * Receives what {@link scanOpenAIChunk} finds in one stream chunk. Text callbacks fire in the
  * order the values appear.
@@ -78,12 +80,12 @@ export function scanOpenAIChunk(
     switch (close - keyStart) {
       case 2:
         if (wantIdentity && id === undefined && payload.startsWith('id', keyStart)) {
-          id = decodeString(payload, valueStart, valueClose);
+          id = decodeJsonString(payload, valueStart, valueClose);
         }
         break;
       case 4:
         if (inToolCall && payload.startsWith('name', keyStart)) {
-          const name = decodeString(payload, valueStart, valueClose);
+          const name = decodeJsonString(payload, valueStart, valueClose);
           if (name) visitor.toolCall(name);
         } else if (legacyCompletion && payload.startsWith('text', keyStart)) {
           emitText(payload, valueStart, valueClose, visitor);
@@ -91,7 +93,7 @@ export function scanOpenAIChunk(
         break;
       case 5:
         if (wantIdentity && model === undefined && payload.startsWith('model', keyStart)) {
-          model = decodeString(payload, valueStart, valueClose);
+          model = decodeJsonString(payload, valueStart, valueClose);
         }
         break;
       case 6:
@@ -111,7 +113,7 @@ export function scanOpenAIChunk(
         break;
       case 13:
         if (payload.startsWith('finish_reason', keyStart)) {
-          const reason = decodeString(payload, valueStart, valueClose);
+          const reason = decodeJsonString(payload, valueStart, valueClose);
           if (reason) visitor.finishReason(reason);
         }
         break;
@@ -129,35 +131,6 @@ export function scanOpenAIChunk(
 }
 
 function emitText(payload: string, quote: number, close: number, visitor: OpenAIChunkVisitor): void {
-  const value = decodeString(payload, quote, close);
+  const value = decodeJsonString(payload, quote, close);
   if (value) visitor.text(value);
-}
-
-/** Decodes the string literal spanning `quote`..`close` (both quotes included). */
-function decodeString(payload: string, quote: number, close: number): string | undefined {
-  let escaped = false;
-  for (let index = quote + 1; index < close; index++) {
-    if (payload.charCodeAt(index) === 92 /* \ */) {
-      escaped = true;
-      break;
-    }
-  }
-  if (!escaped) return payload.slice(quote + 1, close);
-  try {
-    return JSON.parse(payload.slice(quote, close + 1)) as string;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Index of the unescaped `"` closing the literal that opens at `open`; -1 if unterminated. */
-function findClosingQuote(payload: string, open: number): number {
-  let close = payload.indexOf('"', open + 1);
-  while (close !== -1 && payload.charCodeAt(close - 1) === 92 /* \ */) {
-    let backslashes = 1;
-    while (payload.charCodeAt(close - 1 - backslashes) === 92) backslashes++;
-    if (backslashes % 2 === 0) break;
-    close = payload.indexOf('"', close + 1);
-  }
-  return close;
 }

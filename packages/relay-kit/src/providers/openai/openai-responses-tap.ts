@@ -6,6 +6,7 @@ import { classifyUpstreamError } from '../classify-upstream-error.js';
 import { createSseUsageTap } from '../sse-usage-tap.js';
 import { MALFORMED, type TapFindings } from '../tap-findings.js';
 import { convertResponsesUsage } from './convert-responses-usage.js';
+import { ResponsesDeltaScan } from './responses-delta-scan.js';
 
 type Json = Record<string, unknown>;
 
@@ -34,6 +35,7 @@ export function createOpenAIResponsesTap(options: PassthroughTapOptions = {}): P
 function responsesEventReader(findings: TapFindings): (payload: string) => undefined {
   const collectText = findings.collectText;
   const generated = findings.generated;
+  const deltaScan = new ResponsesDeltaScan();
 
   const readResponse = (response: Json | undefined) => {
     if (response === undefined) return;
@@ -92,6 +94,8 @@ function responsesEventReader(findings: TapFindings): (payload: string) => undef
       findings.sawDone = true;
       return;
     }
+    // Text deltas are most of a stream: read without a full parse.
+    if (deltaScan.read(payload, generated, collectText)) return;
     const parsed = findings.parse(payload);
     if (parsed === MALFORMED) return;
     const object = record(parsed);

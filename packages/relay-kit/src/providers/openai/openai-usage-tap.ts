@@ -2,6 +2,7 @@ import type { PassthroughTap, PassthroughTapOptions } from '../../spec/passthrou
 import { UpstreamError } from '../../spec/upstream-error.js';
 import { isEmptyUsage } from '../../spec/usage.js';
 import type { GeneratedTextCollector } from '../../util/generated-text-collector.js';
+import { endsLikeObject } from '../../util/json-string-fields.js';
 import { maskSensitive } from '../../util/mask-sensitive.js';
 import { classifyUpstreamError } from '../classify-upstream-error.js';
 import { createSseUsageTap } from '../sse-usage-tap.js';
@@ -11,16 +12,6 @@ import { mapOpenAIFinishReason } from './map-openai-finish-reason.js';
 import type { OpenAIChatChunk, OpenAIChunkChoice, OpenAIMessageLike } from './openai-api.js';
 import { type OpenAIChunkVisitor, scanOpenAIChunk } from './openai-chunk-scanner.js';
 import { extractOpenAIErrorFacts } from './openai-error.js';
-
-/** True when the text's last non-blank character is `}` (cheap pre-check before a parse). */
-function endsLikeObject(text: string): boolean {
-  for (let index = text.length - 1; index >= 0; index--) {
-    const code = text.charCodeAt(index);
-    if (code === 32 || code === 9 || code === 13) continue;
-    return code === 125;
-  }
-  return false;
-}
 
 /**
  * Creates the pass-through tap for OpenAI-format streams (chat completions and legacy
