@@ -27,6 +27,11 @@ export interface BenchConfig {
    * so the throughput ratios compare measurements seconds apart instead of minutes.
    */
   saturationRounds: number;
+  /**
+   * Warm-up of each gateway in an alternated round, seconds, at the saturation phase's connections
+   * (absent in results written before it existed: those rounds warmed up like the phases).
+   */
+  roundWarmupSeconds?: number;
   /** Embeddings rate, requests per second. */
   embeddingsRate: number;
   /** Streamed chat: new streams per second (open loop), content chunks, and milliseconds between events. */
@@ -127,6 +132,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     rates,
     pacer: pacerOf(env.BENCH_PACER),
     saturationRounds: Math.floor(number(env, 'BENCH_SATURATION_ROUNDS', quick ? 0 : 5)),
+    roundWarmupSeconds: number(env, 'BENCH_ROUND_WARMUP', quick ? 0.5 : 10),
     saturationConnections: number(env, 'BENCH_SAT_CONNECTIONS', 64, 1),
     embeddingsRate: number(env, 'BENCH_EMBED_RATE', 1000, 1),
     streamRate: number(env, 'BENCH_STREAM_RATE', 200, 1),

@@ -54,11 +54,16 @@ export function roundsSection(run: BenchRun): string {
       : '',
     ratios.portkey ? `Against Portkey: ${describeRatio(ratios.portkey, 'times')}.` : '',
   ].filter(Boolean);
+  const roundWarmup = run.config.roundWarmupSeconds;
+  const warmup =
+    roundWarmup === undefined
+      ? 'warms it up as above'
+      : `warms it up at saturation for ${roundWarmup} s (the JIT's steady state)`;
   return `## Saturation, alternated rounds
 
 The per-target phases above run each gateway for minutes before the next one starts, and this
 machine's speed drifts within that time. Here each of ${count} rounds starts every gateway afresh
-(Switchyard with a new database), warms it up as above and saturates it for one phase, one gateway
+(Switchyard with a new database), ${warmup} and saturates it for one phase, one gateway
 after another (the order rotates each round); each ratio is taken within a round, and the targets
 table uses the median of those ratios.
 

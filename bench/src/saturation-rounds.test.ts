@@ -66,6 +66,7 @@ describe('saturation rounds', () => {
 
 describe('the report of the rounds', () => {
   const run = {
+    config: { roundWarmupSeconds: 10 },
     saturationRounds: {
       bare: [entry(1, 6000, 8000, 48000), entry(2, 5000, 8000, 40000)],
       switchyard: [entry(1, 2700, 8000, 21600), entry(2, 2500, 8000, 20000, 3)],
@@ -86,6 +87,12 @@ describe('the report of the rounds', () => {
     expect(section).toMatch(/\| bare undici proxy\s+\|\s+6,000, 167 \|\s+5,000, 200 \|\s+183 \|/);
     expect(section).toContain("Switchyard's throughput against the bare proxy: 48% (rounds: 45%, 50%).");
     expect(section).toContain('Against Portkey: 4.85× (rounds: 4.50×, 5.21×).');
+    expect(section).toContain('warms it up at saturation for 10 s');
+  });
+
+  it('describes the warm-up of results written before it had its own setting', () => {
+    const older = { ...run, config: {} } as BenchRun;
+    expect(roundsSection(older)).toContain('warms it up as above and saturates it');
   });
 
   it('is left out of runs without rounds', () => {

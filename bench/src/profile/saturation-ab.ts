@@ -12,7 +12,10 @@
  * `apps/server/dist` aside inside the repository (so its imports still resolve) and give a variant
  * `BENCH_SWITCHYARD_MAIN=apps/server/dist-before/main.js`; `AB_TARGET=bare` runs the bare proxy. Each
  * line also gives the machine's TCP segments and the process's write and read system calls per
- * request (SQLite's WAL writes count as writes).
+ * request (SQLite's WAL writes count as writes). AB_WINDOWS (1): measured windows per started
+ * process, each reported on its own line (tells a slow process apart from a slow minute).
+ * AB_WARMUP (10 s at AB_CONNECTIONS before the first window): Switchyard needs ~10 s at saturation
+ * before the JIT's steady state (its first 6 s cost 10-15% more CPU per request).
  */
 
 import { readFileSync } from 'node:fs';
@@ -48,6 +51,8 @@ async function main(): Promise<void> {
   const seconds = Number(process.env.AB_SECONDS ?? 10);
   const connections = Number(process.env.AB_CONNECTIONS ?? 64);
   const rate = Number(process.env.AB_RATE ?? 0);
+  const windows = Math.max(1, Number(process.env.AB_WINDOWS ?? 1));
+  const warmupSeconds = Number(process.env.AB_WARMUP ?? 10);
   const pinned = config.pin && hasTaskset;
   buildSwitchyard(config);
   const mock = await startMock(pinned ? '0' : null);
@@ -71,31 +76,33 @@ async function main(): Promise<void> {
       try {
         await probeTarget(target, body);
         const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
-        await load.run({ kind: 'saturate', ...chat, connections: 16, durationSeconds: 3 });
-        const pid = target.process.pid;
-        const cpuBefore = readCpuMs(pid);
-        const mainBefore = readMainThreadCpuMs(pid);
-        const segmentsBefore = tcpSegmentsSent();
-        const callsBefore = systemCalls(pid);
-        const result = await load.run(
-          rate > 0
-            ? { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds }
-            : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
-        );
-        const requests = Math.max(1, result.ok + result.failed);
-        const perRequest = ((readCpuMs(pid) - cpuBefore) * 1000) / requests;
-        const mainPerRequest = ((readMainThreadCpuMs(pid) - mainBefore) * 1000) / requests;
-        const segments = (tcpSegmentsSent() - segmentsBefore) / requests;
-        const callsAfter = systemCalls(pid);
-        const writes = (callsAfter.writes - callsBefore.writes) / requests;
-        const reads = (callsAfter.reads - callsBefore.reads) / requests;
-        results.get(variant.name)!.push(rate > 0 ? result.latency.p99 : perRequest);
-        log(
-          `round ${round} ${variant.name}: ${result.rps.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(2)} ms, ` +
-            `p99 ${result.latency.p99.toFixed(2)} ms, ${perRequest.toFixed(1)} µs/req ` +
-            `(main thread ${mainPerRequest.toFixed(1)}, other threads ${(perRequest - mainPerRequest).toFixed(1)}), ` +
-            `${segments.toFixed(2)} TCP segments, ${writes.toFixed(2)} write and ${reads.toFixed(2)} read calls per request, ${result.failed} failed`,
-        );
+        await load.run({ kind: 'saturate', ...chat, connections, durationSeconds: warmupSeconds });
+        for (let window = 1; window <= windows; window++) {
+          const pid = target.process.pid;
+          const cpuBefore = readCpuMs(pid);
+          const mainBefore = readMainThreadCpuMs(pid);
+          const segmentsBefore = tcpSegmentsSent();
+          const callsBefore = systemCalls(pid);
+          const result = await load.run(
+            rate > 0
+              ? { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds }
+              : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
+          );
+          const requests = Math.max(1, result.ok + result.failed);
+          const perRequest = ((readCpuMs(pid) - cpuBefore) * 1000) / requests;
+          const mainPerRequest = ((readMainThreadCpuMs(pid) - mainBefore) * 1000) / requests;
+          const segments = (tcpSegmentsSent() - segmentsBefore) / requests;
+          const callsAfter = systemCalls(pid);
+          const writes = (callsAfter.writes - callsBefore.writes) / requests;
+          const reads = (callsAfter.reads - callsBefore.reads) / requests;
+          results.get(variant.name)!.push(rate > 0 ? result.latency.p99 : perRequest);
+          log(
+            `round ${round}${windows > 1 ? ` window ${window}` : ''} ${variant.name}: ${result.rps.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(2)} ms, ` +
+              `p99 ${result.latency.p99.toFixed(2)} ms, ${perRequest.toFixed(1)} µs/req ` +
+              `(main thread ${mainPerRequest.toFixed(1)}, other threads ${(perRequest - mainPerRequest).toFixed(1)}), ` +
+              `${segments.toFixed(2)} TCP segments, ${writes.toFixed(2)} write and ${reads.toFixed(2)} read calls per request, ${result.failed} failed`,
+          );
+        }
       } finally {
         await target.stop();
       }
