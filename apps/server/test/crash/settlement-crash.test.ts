@@ -104,10 +104,12 @@ describe('crash safety: settlement batches and node instances', () => {
     );
     expect(stream.status).toBe(200);
     await stream.started;
-    await eventually(
-      'the slave’s two ledger rows',
-      async () => (await readBooks(handle, payer)).open.length === 2,
-    );
+    // Wait for the finished call's settlement too: readBooks reads the balance before the ledger,
+    // so a settlement committing between the two reads would leave a stale balance in `held`.
+    await eventually('the slave’s two ledger rows, one of them settled', async () => {
+      const { open } = await readBooks(handle, payer);
+      return open.length === 2 && open.some((row) => row.state === 'settled');
+    });
     const held = await readBooks(handle, payer);
     const slaveInstance = held.open[0]!.instance_id;
     expect(held.open.map((row) => row.instance_id)).toEqual([slaveInstance, slaveInstance]);
