@@ -461,7 +461,7 @@ ${pacingMethod(config)}
 
 \`\`\`sh
 npm install
-npm run bench                      # full run (~6 minutes), writes docs/benchmarks.md
+npm run bench                      # full run (~11 minutes), writes docs/benchmarks.md
 BENCH_QUICK=1 npm run bench        # smoke run (< 1 minute), writes bench/results/quick.md
 \`\`\`
 
