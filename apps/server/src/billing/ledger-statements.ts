@@ -1,6 +1,5 @@
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { DatabaseKind } from '../config/env.ts';
-import type { Database } from '../db/schema.ts';
 import type { Executor } from './balance-moves.ts';
 import { aggregateCounters, completeLogRow, type PendingSettlement } from './settlement-entry.ts';
 
@@ -48,7 +47,7 @@ export async function insertConsumeLogs(
  * with RETURNING on SQLite and PostgreSQL; MySQL locks the rows first and deletes what it found.
  */
 export async function claimSettledRows(
-  trx: Transaction<Database>,
+  trx: Executor,
   kind: DatabaseKind,
   ids: readonly string[],
 ): Promise<Set<string>> {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SettlementSink } from '../billing/billing-service.ts';
 import { applyCounters, claimSettledRows, insertConsumeLogs } from '../billing/ledger-statements.ts';
+import { writeSettlementBatchOnPostgres } from '../billing/postgres-settlement-batch.ts';
 import type { PendingSettlement } from '../billing/settlement-entry.ts';
 import { SqliteLedger } from '../billing/sqlite-ledger.ts';
 import type { DatabaseHandle } from '../db/database.ts';
@@ -105,6 +106,10 @@ export class SettlementWriter implements SettlementSink {
       return;
     }
     const { database } = this.options;
+    if (database.kind === 'postgres') {
+      await writeSettlementBatchOnPostgres(database.db, batch, this.sharedLogs);
+      return;
+    }
     await database.db.transaction().execute(async (trx) => {
       const claimed = await claimSettledRows(
         trx,
