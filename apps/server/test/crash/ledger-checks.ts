@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
+import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import type { Payer } from './gateway-client.ts';
 import { eventually } from './server-process.ts';
 
@@ -13,6 +14,35 @@ export const FAST_LEDGER_ENV = {
   NODE_DEAD_AFTER_MS: '2000',
   LEDGER_SWEEP_MS: '500',
 };
+
+/** A logger that drops everything: the ledger's warnings are expected in these tests. */
+export const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
+
+/** A settlement writer whose batches (up to 1,000 calls) are written only when the test flushes. */
+export function flushOnlyWriter(handle: DatabaseHandle): SettlementWriter {
+  return new SettlementWriter({
+    database: handle,
+    logDatabase: handle,
+    log: quietLog,
+    batchSize: 1000,
+    intervalMs: 3_600_000,
+  });
+}
+
+/** A consume log builder for `seed`'s calls: `consumeLog(requestId)` goes to `settle`. */
+export function consumeLogOf(seed: { userId: number; tokenId: number; channelId: number; name: string }) {
+  return (requestId: string) => (settlement: { charged: number; shortfall: number }) => ({
+    type: 2,
+    user_id: seed.userId,
+    username: seed.name,
+    token_id: seed.tokenId,
+    token_name: seed.name,
+    channel_id: seed.channelId,
+    quota: settlement.charged,
+    content: `${seed.name} test`,
+    other: JSON.stringify({ request_id: requestId, shortfall_quota: settlement.shortfall }),
+  });
+}
 
 /** Waits until the ledger is empty (reconciled, batches written), up to `timeoutMs`. */
 export async function waitForEmptyLedger(handle: DatabaseHandle, timeoutMs = 30_000): Promise<void> {

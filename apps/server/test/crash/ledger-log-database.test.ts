@@ -5,6 +5,7 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
 import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { quietLog } from './ledger-checks.ts';
 
 /**
  * The ledger with logs in their own database (LOG_SQL_DSN): the settlement writer puts the log
@@ -15,7 +16,6 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 const USER = 5;
 const TOKEN = 6;
 const CHANNEL = 2;
-const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
 const buildLog = (requestId: string) => (settlement: { charged: number }) => ({
   type: 2,
   user_id: USER,

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/billing-service.ts';
 import { reconcileReservations } from '../../src/billing/reservation-ledger.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
+import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
+import { consumeLogOf, flushOnlyWriter, quietLog, readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 
 /**
  * The reservation ledger against a real database: settled rows until the settlement writer's
@@ -16,18 +16,7 @@ const payer = { userId: 7, tokenId: 9 };
 const CHANNEL = 3;
 const START = 100_000;
 const DEAD_AFTER = 30_000;
-const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
-const consumeLog = (requestId: string) => (settlement: { charged: number; shortfall: number }) => ({
-  type: 2,
-  user_id: payer.userId,
-  username: 'ledger',
-  token_id: payer.tokenId,
-  token_name: 'ledger',
-  channel_id: CHANNEL,
-  quota: settlement.charged,
-  content: 'ledger test',
-  other: JSON.stringify({ request_id: requestId, shortfall_quota: settlement.shortfall }),
-});
+const consumeLog = consumeLogOf({ ...payer, channelId: CHANNEL, name: 'ledger' });
 
 describe('reservation ledger', () => {
   let database: TestDatabase;
@@ -81,13 +70,7 @@ describe('reservation ledger', () => {
       .values({ id: INSTANCE, node_type: 'master', started_at: Date.now(), heartbeat_at: Date.now() })
       .execute();
     // A long interval: batches are written only when the test flushes.
-    writer = new SettlementWriter({
-      database: handle,
-      logDatabase: handle,
-      log: quietLog,
-      batchSize: 1000,
-      intervalMs: 3_600_000,
-    });
+    writer = flushOnlyWriter(handle);
     billing = new BillingService(handle, { instanceId: INSTANCE, settlements: writer });
   });
   afterAll(async () => {

@@ -4,9 +4,9 @@ import { BillingService } from '../../src/billing/billing-service.ts';
 import { LedgerRoutines } from '../../src/billing/ledger-routines.ts';
 import { SqliteLedger } from '../../src/billing/sqlite-ledger.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
+import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
-import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
+import { flushOnlyWriter, readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 
 /**
  * How many round trips the ledger costs a relay call, and the refusals of its routines. On
@@ -20,7 +20,6 @@ import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 const payer = { userId: 11, tokenId: 12 };
 const CHANNEL = 5;
 const START = 50_000;
-const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
 const tokenPayer = { ...payer, tokenUnlimited: false };
 const expectedQueries = testDatabaseKind === 'sqlite' ? 0 : 1;
 /** Statements for `calls` calls of one user made in one turn: none, one (grouped), or one each. */
@@ -60,13 +59,7 @@ describe('ledger round trips', () => {
       return transaction();
     };
     const billed = { ...handle, db: counted };
-    writer = new SettlementWriter({
-      database: handle,
-      logDatabase: handle,
-      log: quietLog,
-      batchSize: 1000,
-      intervalMs: 3_600_000,
-    });
+    writer = flushOnlyWriter(handle);
     billing = new BillingService(billed, { instanceId: 'trips', settlements: writer });
   });
   afterAll(async () => {

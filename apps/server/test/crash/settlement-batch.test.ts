@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/billing-service.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
+import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
+import { consumeLogOf, flushOnlyWriter, readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 
 /**
  * The settlement writer's batch on every database (on PostgreSQL its counter updates and COMMIT
@@ -16,18 +16,7 @@ import { readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 const payer = { userId: 21, tokenId: 22, tokenUnlimited: false };
 const CHANNEL = 23;
 const START = 80_000;
-const quietLog = { warn: () => undefined, error: () => undefined, info: () => undefined } as never;
-const consumeLog = (requestId: string) => (settlement: { charged: number; shortfall: number }) => ({
-  type: 2,
-  user_id: payer.userId,
-  username: 'batch',
-  token_id: payer.tokenId,
-  token_name: 'batch',
-  channel_id: CHANNEL,
-  quota: settlement.charged,
-  content: 'batch test',
-  other: JSON.stringify({ request_id: requestId }),
-});
+const consumeLog = consumeLogOf({ ...payer, channelId: CHANNEL, name: 'batch' });
 
 describe('settlement batches', () => {
   let database: TestDatabase;
@@ -73,13 +62,7 @@ describe('settlement batches', () => {
       quota: START,
       tokenRemain: START,
     });
-    writer = new SettlementWriter({
-      database: handle,
-      logDatabase: handle,
-      log: quietLog,
-      batchSize: 1000,
-      intervalMs: 3_600_000,
-    });
+    writer = flushOnlyWriter(handle);
     billing = new BillingService(handle, { instanceId: 'batch', settlements: writer });
   });
   afterAll(async () => {
