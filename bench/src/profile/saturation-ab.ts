@@ -77,8 +77,8 @@ async function main(): Promise<void> {
         await probeTarget(target, body);
         const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
         await load.run({ kind: 'saturate', ...chat, connections, durationSeconds: warmupSeconds });
+        const pid = target.process.pid;
         for (let window = 1; window <= windows; window++) {
-          const pid = target.process.pid;
           const cpuBefore = readCpuMs(pid);
           const mainBefore = readMainThreadCpuMs(pid);
           const segmentsBefore = tcpSegmentsSent();

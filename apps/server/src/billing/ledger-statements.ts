@@ -42,6 +42,27 @@ export async function insertConsumeLogs(
 }
 
 /**
+ * The first part of a settlement batch: deletes the batch's settled ledger rows (`claimSettledRows`)
+ * and, when `withLogs`, inserts the consume log rows of those it deleted. Returns those items:
+ * only they get counters (a row reconciled meanwhile was written by the reconciler).
+ */
+export async function claimAndLogBatch(
+  executor: Executor,
+  kind: DatabaseKind,
+  batch: readonly PendingSettlement[],
+  withLogs: boolean,
+): Promise<PendingSettlement[]> {
+  const claimed = await claimSettledRows(
+    executor,
+    kind,
+    batch.map((item) => item.id),
+  );
+  const mine = batch.filter((item) => claimed.has(item.id));
+  if (withLogs) await insertConsumeLogs(executor, mine);
+  return mine;
+}
+
+/**
  * Deletes the batch's settled ledger rows and returns the ids this transaction deleted: only
  * those are written (a row reconciled meanwhile by the master was written by it). One statement
  * with RETURNING on SQLite and PostgreSQL; MySQL locks the rows first and deletes what it found.

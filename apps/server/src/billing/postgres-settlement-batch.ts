@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { claimSettledRows, insertConsumeLogs } from './ledger-statements.ts';
+import { claimAndLogBatch } from './ledger-statements.ts';
 import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
 
 function integer(value: number): string {
@@ -51,13 +51,7 @@ export async function writeSettlementBatchOnPostgres(
     // the commit holds the user's row until it returns, and every reservation of that user waits.
     await sql.raw('BEGIN; SET LOCAL synchronous_commit = off').execute(connection);
     try {
-      const claimed = await claimSettledRows(
-        connection,
-        'postgres',
-        batch.map((item) => item.id),
-      );
-      const mine = batch.filter((item) => claimed.has(item.id));
-      if (withLogs) await insertConsumeLogs(connection, mine);
+      const mine = await claimAndLogBatch(connection, 'postgres', batch, withLogs);
       await sql.raw(`${counterStatements(mine)}COMMIT`).execute(connection);
     } catch (error) {
       await sql`ROLLBACK`.execute(connection).catch(() => undefined);

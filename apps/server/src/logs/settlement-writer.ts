@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SettlementSink } from '../billing/billing-service.ts';
-import { applyCounters, claimSettledRows, insertConsumeLogs } from '../billing/ledger-statements.ts';
+import { applyCounters, claimAndLogBatch, insertConsumeLogs } from '../billing/ledger-statements.ts';
 import { writeSettlementBatchOnPostgres } from '../billing/postgres-settlement-batch.ts';
 import type { PendingSettlement } from '../billing/settlement-entry.ts';
 import { SqliteLedger } from '../billing/sqlite-ledger.ts';
@@ -111,13 +111,7 @@ export class SettlementWriter implements SettlementSink {
       return;
     }
     await database.db.transaction().execute(async (trx) => {
-      const claimed = await claimSettledRows(
-        trx,
-        database.kind,
-        batch.map((item) => item.id),
-      );
-      const mine = batch.filter((item) => claimed.has(item.id));
-      if (this.sharedLogs) await insertConsumeLogs(trx, mine);
+      const mine = await claimAndLogBatch(trx, database.kind, batch, this.sharedLogs);
       await applyCounters(trx, mine);
     });
   }

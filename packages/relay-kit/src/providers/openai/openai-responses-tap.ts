@@ -6,11 +6,12 @@ import { classifyUpstreamError } from '../classify-upstream-error.js';
 import { createSseUsageTap } from '../sse-usage-tap.js';
 import { MALFORMED, type TapFindings } from '../tap-findings.js';
 import { convertResponsesUsage } from './convert-responses-usage.js';
-import { ResponsesDeltaScan } from './responses-delta-scan.js';
+import { ResponsesDeltaScan, TEXT_DELTA_EVENTS } from './responses-delta-scan.js';
 
 type Json = Record<string, unknown>;
 
 const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+const TEXT_DELTA_TYPES: ReadonlySet<string> = new Set(TEXT_DELTA_EVENTS);
 
 /**
  * The pass-through tap for OpenAI Responses streams (`event: response.*` + `data: {...}`):
@@ -48,18 +49,16 @@ function responsesEventReader(findings: TapFindings): (payload: string) => undef
 
   const handleEvent = (event: Json) => {
     const type = event.type;
+    if (typeof type === 'string' && TEXT_DELTA_TYPES.has(type)) {
+      // Reached when the scan could not vouch for the event (e.g. its delta is not a string).
+      if (collectText && typeof event.delta === 'string') generated.append(event.delta);
+      return;
+    }
     const response = record(event.response);
     switch (type) {
       case 'response.created':
       case 'response.in_progress':
         readResponse(response);
-        return;
-      case 'response.output_text.delta':
-      case 'response.reasoning_summary_text.delta':
-      case 'response.reasoning_text.delta':
-      case 'response.refusal.delta':
-      case 'response.function_call_arguments.delta':
-        if (collectText && typeof event.delta === 'string') generated.append(event.delta);
         return;
       case 'response.output_item.added': {
         const item = record(event.item);
