@@ -4,9 +4,10 @@ import { defineConfig } from 'vitest/config';
  * One runner for the whole repository. Server integration tests run once per database
  * (SQLite, PostgreSQL, MariaDB); each run fails loudly if its server is unreachable. The
  * cross-protocol tests (test/protocols: SDK clients against converted upstreams) exercise no
- * database-specific code beyond what test/relay covers, so they run on SQLite only.
+ * database-specific code beyond what test/relay covers, so they run on SQLite only; test/sqlite
+ * holds code that only SQLite runs (its ledger's prepared statements).
  */
-const DATABASE_AGNOSTIC = ['apps/server/test/protocols/**'];
+const SQLITE_ONLY = ['apps/server/test/protocols/**', 'apps/server/test/sqlite/**'];
 
 /**
  * Server test files share one module graph per worker (`isolate: false`): each builds its own app
@@ -22,7 +23,7 @@ const serverProject = (name: string, database: string, isolated: boolean) => ({
   test: {
     name: isolated ? `${name}-isolated` : name,
     include: isolated ? MOCKS_MODULES.map((glob) => `${glob}/*.test.ts`) : ['apps/server/test/**/*.test.ts'],
-    exclude: [...(database === 'sqlite' ? [] : DATABASE_AGNOSTIC), ...(isolated ? [] : MOCKS_MODULES)],
+    exclude: [...(database === 'sqlite' ? [] : SQLITE_ONLY), ...(isolated ? [] : MOCKS_MODULES)],
     isolate: isolated,
     environment: 'node',
     env: { TEST_DB: database },

@@ -46,6 +46,12 @@ export interface BillingOptions {
   /** This process's node_instances id, stamped on its ledger rows. */
   instanceId: string;
   settlements: SettlementSink;
+  /**
+   * SQLite with the logs in the main database: settle writes the consume log row and counters in
+   * its own commit (the group commit already batches them) instead of leaving them to the
+   * settlement writer.
+   */
+  writeOnSettle?: boolean;
 }
 
 export const quotaError = (message: string) =>
@@ -78,6 +84,7 @@ export class BillingService {
   private readonly routines: LedgerRoutines | undefined;
   readonly instanceId: string;
   private readonly settlements: SettlementSink;
+  private readonly writeOnSettle: boolean;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -85,6 +92,7 @@ export class BillingService {
   ) {
     this.instanceId = options.instanceId;
     this.settlements = options.settlements;
+    this.writeOnSettle = handle.kind === 'sqlite' && options.writeOnSettle === true;
     if (handle.kind === 'sqlite' && !handle.sqlite)
       throw new Error('SQLite billing needs the raw connection');
     this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite) : undefined;
@@ -163,24 +171,35 @@ export class BillingService {
     const build = (charged: number, shortfall: number) => buildLog?.({ charged, shortfall }) ?? null;
     try {
       const pending = this.fast
-        ? await this.fast.settle({
-            ledgerId: reservation.ledgerId,
-            newId: randomUUID(),
-            requestId: reservation.requestId,
-            payer: reservation.payer,
-            reserved: reservation.amount,
-            target,
-            channelId,
-            instanceId: this.instanceId,
-            buildLog: build,
-          })
+        ? await this.settleOnSqlite(this.fast, reservation, target, channelId, build)
         : ((await this.settleByRoutine(reservation, target, channelId, build)) ??
           (await this.settleInTransaction(reservation, target, channelId, build)));
-      this.settlements.add(pending);
+      if (!pending.written) this.settlements.add(pending);
       return { charged: pending.charged, shortfall: target - pending.charged };
     } finally {
       this.leave(reservation, 'settled');
     }
+  }
+
+  private settleOnSqlite(
+    ledger: SqliteLedger,
+    reservation: Reservation,
+    target: number,
+    channelId: number,
+    build: (charged: number, shortfall: number) => NewLog | null,
+  ): Promise<PendingSettlement> {
+    const settle = {
+      ledgerId: reservation.ledgerId,
+      newId: this.writeOnSettle ? '' : randomUUID(),
+      requestId: reservation.requestId,
+      payer: reservation.payer,
+      reserved: reservation.amount,
+      target,
+      channelId,
+      instanceId: this.instanceId,
+      buildLog: build,
+    };
+    return this.writeOnSettle ? ledger.settleAndWrite(settle) : ledger.settle(settle);
   }
 
   /**

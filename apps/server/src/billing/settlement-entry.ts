@@ -17,6 +17,8 @@ export interface PendingSettlement {
   log: NewLog | null;
   /** Set once the row is in a separate log database, so a retried batch does not write it twice. */
   logged?: boolean;
+  /** Set when settle wrote the log row and counters itself (SQLite, logs in the main database). */
+  written?: boolean;
 }
 
 /** The `entry` column of a settled ledger row. */

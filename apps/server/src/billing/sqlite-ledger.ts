@@ -51,6 +51,12 @@ const prepareAll = (db: SQLite.Database) => ({
   ),
   tokenCounters: db.prepare('UPDATE tokens SET used_quota = used_quota + ?, accessed_time = ? WHERE id = ?'),
   channelCounters: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
+  settleUser: db.prepare(
+    'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + 1 WHERE id = ?',
+  ),
+  settleToken: db.prepare(
+    'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?',
+  ),
 });
 
 type Statements = ReturnType<typeof prepareAll>;
@@ -126,11 +132,16 @@ export class SqliteLedger {
     if (limited(payer)) s.creditToken.run(amount, payer.tokenId);
   }
 
-  private debitUpTo(s: Statements, payer: Payer, wanted: number): number {
+  /** How much of `wanted` the balance (and a limited token) can give. */
+  private available(s: Statements, payer: Payer, wanted: number): number {
     let available = Math.max(0, Number(s.userQuota.get(payer.userId) ?? 0));
     if (limited(payer))
       available = Math.min(available, Math.max(0, Number(s.tokenRemain.get(payer.tokenId) ?? 0)));
-    const take = Math.min(wanted, available);
+    return Math.min(wanted, available);
+  }
+
+  private debitUpTo(s: Statements, payer: Payer, wanted: number): number {
+    const take = this.available(s, payer, wanted);
     if (take > 0) this.credit(s, payer, -take);
     return take;
   }
@@ -173,6 +184,44 @@ export class SqliteLedger {
 
   settle(r: SqliteSettle): Promise<PendingSettlement> {
     return this.commit.submit(() => this.settleNow(r));
+  }
+
+  /**
+   * Settles and writes in the same commit (logs in this database): the reserved row is deleted,
+   * the balance moved to the cost, the consume log row inserted and the counters added, so
+   * nothing is left for a settlement batch and a crash leaves either the reserved row (refunded
+   * by reconciliation) or all of it. A row reconciled meanwhile (nothing reserved) takes the whole
+   * cost from the balance as far as it goes.
+   */
+  settleAndWrite(r: SqliteSettle): Promise<PendingSettlement> {
+    return this.commit.submit(() => this.settleAndWriteNow(r));
+  }
+
+  private settleAndWriteNow(r: SqliteSettle): PendingSettlement {
+    const s = this.prepared();
+    const at = Math.floor(Date.now() / 1000);
+    const { payer, target } = r;
+    const held = r.ledgerId !== '' && s.unreserve.run(r.ledgerId).changes > 0 ? r.reserved : 0;
+    const charged = target > held ? held + this.available(s, payer, target - held) : target;
+    const back = held - charged;
+    s.settleUser.run(back, charged, payer.userId);
+    if (payer.tokenId > 0) s.settleToken.run(limited(payer) ? back : 0, charged, at, payer.tokenId);
+    if (r.channelId > 0 && charged > 0) s.channelCounters.run(charged, r.channelId);
+    const log = stamp(r.buildLog(charged, target - charged), at);
+    if (log) {
+      this.logInsert ??= prepareLogInsert(this.db);
+      this.logInsert.run(logValues(log, at));
+    }
+    return {
+      id: r.ledgerId,
+      userId: payer.userId,
+      tokenId: payer.tokenId,
+      channelId: r.channelId,
+      charged,
+      at,
+      log,
+      written: true,
+    };
   }
 
   private settleNow(r: SqliteSettle): PendingSettlement {

@@ -66,7 +66,11 @@ export async function createRelayRuntime(
       (id) => deps.users.findById(id),
       deps.config.syncFrequencySeconds * 1000,
     ),
-    billing: new BillingService(deps.database, { instanceId: deps.instanceId, settlements }),
+    billing: new BillingService(deps.database, {
+      instanceId: deps.instanceId,
+      settlements,
+      writeOnSettle: deps.logDatabase === deps.database,
+    }),
     upstream: new UpstreamClient(deps.config),
     logWriter: new LogWriter(deps.logs, deps.log, 200, 500, settlements),
     quotaNotifier: new QuotaNotifier(deps, deps.log),

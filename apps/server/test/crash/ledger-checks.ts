@@ -87,6 +87,37 @@ export async function readBooks(handle: DatabaseHandle, payer: Pick<Payer, 'user
   };
 }
 
+/** The counters a settlement adds (user, token, channel), the consume logs' request ids, open rows. */
+export async function readCounters(
+  handle: DatabaseHandle,
+  payer: Pick<Payer, 'userId' | 'tokenId'>,
+  channelId: number,
+) {
+  const books = await readBooks(handle, payer);
+  const token = await handle.db
+    .selectFrom('tokens')
+    .select('accessed_time')
+    .where('id', '=', payer.tokenId)
+    .executeTakeFirstOrThrow();
+  const channel = await handle.db
+    .selectFrom('channels')
+    .select('used_quota')
+    .where('id', '=', channelId)
+    .executeTakeFirstOrThrow();
+  return {
+    quota: books.quota,
+    tokenRemain: books.tokenRemain,
+    usedQuota: books.usedQuota,
+    requestCount: books.requestCount,
+    tokenUsed: books.tokenUsed,
+    tokenAccessed: Number(token.accessed_time),
+    channelUsed: Number(channel.used_quota),
+    consume: books.consume.map((log) => JSON.parse(log.other!).request_id as string),
+    consumeQuota: books.consume.map((log) => Number(log.quota)),
+    open: books.open.length,
+  };
+}
+
 /**
  * The books balance: nothing is held in the ledger, and the user's and the token's balance are
  * the starting quota minus exactly what the consume logs charged (which is also the used quota).

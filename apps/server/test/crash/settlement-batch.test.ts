@@ -4,7 +4,13 @@ import { BillingService } from '../../src/billing/billing-service.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { consumeLogOf, flushOnlyWriter, readBooks, seedLedgerDatabase } from './ledger-checks.ts';
+import {
+  consumeLogOf,
+  flushOnlyWriter,
+  readBooks,
+  readCounters,
+  seedLedgerDatabase,
+} from './ledger-checks.ts';
 
 /**
  * The settlement writer's batch on every database (on PostgreSQL its counter updates and COMMIT
@@ -28,28 +34,7 @@ describe('settlement batches', () => {
     const reservation = await billing.reserve(payer, 1_000, requestId);
     await billing.settle(reservation, cost, CHANNEL, consumeLog(requestId));
   };
-  const counters = async () => {
-    const books = await readBooks(handle, payer);
-    const token = await handle.db
-      .selectFrom('tokens')
-      .select('accessed_time')
-      .where('id', '=', payer.tokenId)
-      .executeTakeFirstOrThrow();
-    const channel = await handle.db
-      .selectFrom('channels')
-      .select('used_quota')
-      .where('id', '=', CHANNEL)
-      .executeTakeFirstOrThrow();
-    return {
-      usedQuota: books.usedQuota,
-      requestCount: books.requestCount,
-      tokenUsed: books.tokenUsed,
-      tokenAccessed: Number(token.accessed_time),
-      channelUsed: Number(channel.used_quota),
-      consume: books.consume.map((log) => JSON.parse(log.other!).request_id as string),
-      open: books.open.length,
-    };
-  };
+  const counters = () => readCounters(handle, payer, CHANNEL);
 
   beforeAll(async () => {
     database = await createTestDatabase();
