@@ -78,8 +78,15 @@ request at saturation in this run (${Number.isFinite(perRequest) ? `${perRequest
 | work per relay call | CPU µs | share of Switchyard's CPU/request |
 | --- | ---: | ---: |
 ${row('reserve (BillingService.reserve: ledger row + conditional decrements, one call alone in its commit)', result.reserveUs)}
-${row('settle (BillingService.settle: balance moved to the cost, ledger row marked settled with its log row)', result.settleUs)}
-${row('settlement writer batch share (log row, counters per user/token/channel, ledger delete; 50 calls)', result.logRowUs)}
+${
+  result.logRowUs > 0
+    ? `${row('settle (BillingService.settle: balance moved to the cost, ledger row marked settled with its log row)', result.settleUs)}
+${row('settlement writer batch share (log row, counters per user/token/channel, ledger delete; 50 calls)', result.logRowUs)}`
+    : row(
+        'settle (BillingService.settle: ledger row deleted, balance moved to the cost, consume log row and counters written in the same commit)',
+        result.settleUs,
+      )
+}
 ${row('**total, one call at a time**', result.totalUs)}
 ${
   result.groupedUs !== undefined

@@ -1,9 +1,9 @@
 /**
  * Micro-benchmark of what one relay call asks of the database, without HTTP: the reservation
- * (BillingService.reserve), the settlement (BillingService.settle, which marks the ledger row
- * settled with its consume log row) and its share of the settlement writer's batch (consume log
- * rows, counters aggregated per user/token/channel and the ledger deletes, one transaction per 50
- * calls), on SQLite in a temporary directory with the real migrations. This is the part of
+ * (BillingService.reserve) and the settlement (BillingService.settle as the relay runs it on
+ * SQLite: the ledger row deleted, the balance moved, the consume log row inserted and the
+ * counters added in one commit, ADR-24), on SQLite in a temporary directory with the real
+ * migrations. This is the part of
  * Switchyard's per-request CPU that no relay change can remove; the report sets it beside the
  * measured CPU per request. Calls one at a time pay a commit each; `groupedUs` is the same work
  * with eight calls in flight, as under load, sharing the group commit's transactions (ADR-21).
@@ -27,7 +27,7 @@ export interface BillingBenchResult extends BillingFloorResult {
   /** CPU (user + system) per call of this process, microseconds. */
   reserveUs: number;
   settleUs: number;
-  /** Share per call of the settlement writer's batch (log row, counters, ledger delete). */
+  /** Share per call of the settlement writer's batch: 0 since settle writes in place (ADR-24). */
   logRowUs: number;
   totalUs: number;
   /** reserve + settle + batch share per call with GROUP calls in flight (group commit at work). */
@@ -86,7 +86,7 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       .execute();
     const payer = { userId: 1, tokenId: 1, tokenUnlimited: true };
     const round = async (handleUsed: DatabaseHandle, count: number, offset: number) => {
-      // A long interval: the batch is written here every BATCH calls, measured on its own.
+      // The relay's settle writes in place; a batch would be written here every BATCH calls.
       const writer = new SettlementWriter({
         database: handleUsed,
         logDatabase: handleUsed,
@@ -94,7 +94,11 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
         batchSize: 1_000_000,
         intervalMs: 3_600_000,
       });
-      const billing = new BillingService(handleUsed, { instanceId: 'bench', settlements: writer });
+      const billing = new BillingService(handleUsed, {
+        instanceId: 'bench',
+        settlements: writer,
+        writeOnSettle: true,
+      });
       let reserve = 0;
       let settle = 0;
       let log = 0;
@@ -124,7 +128,11 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
         batchSize: BATCH,
         intervalMs: 3_600_000,
       });
-      const billing = new BillingService(handle, { instanceId: 'bench', settlements: writer });
+      const billing = new BillingService(handle, {
+        instanceId: 'bench',
+        settlements: writer,
+        writeOnSettle: true,
+      });
       const at = cpuUs();
       for (let i = 0; i < count; i += GROUP) {
         const wave = Array.from({ length: GROUP }, (_, n) => offset + i + n);
