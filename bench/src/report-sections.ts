@@ -90,7 +90,10 @@ ${row('settlement writer batch share (log row, counters per user/token/channel, 
 ${row('**total, one call at a time**', result.totalUs)}
 ${
   result.groupedUs !== undefined
-    ? row('**total with 8 calls in flight** (they share the group commit, as under load)', result.groupedUs)
+    ? row(
+        '**total with 8 calls in flight** (they share the group commit, as under load; settlements write their log rows in place, ADR-24)',
+        result.groupedUs,
+      )
     : ''
 }
 ${row('same reserve + settle statements, prepared, no query builder', result.preparedSameStatementsUs)}

@@ -1,9 +1,10 @@
 /**
  * Micro-benchmark of what one relay call asks of the database, without HTTP: the reservation
- * (BillingService.reserve) and the settlement (BillingService.settle as the relay runs it on
- * SQLite: the ledger row deleted, the balance moved, the consume log row inserted and the
- * counters added in one commit, ADR-24), on SQLite in a temporary directory with the real
- * migrations. This is the part of
+ * (BillingService.reserve), the settlement (BillingService.settle with the relay's settings: alone
+ * in its commit it marks the ledger row settled with its consume log row, and the settlement
+ * writer's batch writes logs and counters every 50 calls; sharing a commit with enough others it
+ * writes its log row and counters itself, ADR-24), on SQLite in a temporary directory with the
+ * real migrations. This is the part of
  * Switchyard's per-request CPU that no relay change can remove; the report sets it beside the
  * measured CPU per request. Calls one at a time pay a commit each; `groupedUs` is the same work
  * with eight calls in flight, as under load, sharing the group commit's transactions (ADR-21).
@@ -16,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BillingService } from '../../../apps/server/src/billing/billing-service.ts';
+import { DEFAULT_LEDGER_TIMING } from '../../../apps/server/src/billing/ledger-timing.ts';
 import { type DatabaseHandle, openDatabase } from '../../../apps/server/src/db/database.ts';
 import { migrateDatabases } from '../../../apps/server/src/db/migrate.ts';
 import type { NewLog } from '../../../apps/server/src/db/repositories/log-repository.ts';
@@ -27,7 +29,7 @@ export interface BillingBenchResult extends BillingFloorResult {
   /** CPU (user + system) per call of this process, microseconds. */
   reserveUs: number;
   settleUs: number;
-  /** Share per call of the settlement writer's batch: 0 since settle writes in place (ADR-24). */
+  /** Share per call of the settlement writer's batch (log row, counters, ledger delete). */
   logRowUs: number;
   totalUs: number;
   /** reserve + settle + batch share per call with GROUP calls in flight (group commit at work). */
@@ -35,6 +37,8 @@ export interface BillingBenchResult extends BillingFloorResult {
 }
 
 const BATCH = 50;
+/** The relay's threshold for settling in place (ADR-24). */
+const IN_PLACE_FROM = DEFAULT_LEDGER_TIMING.settleInPlaceFrom;
 /** Calls in flight together in the grouped measurement. */
 const GROUP = 8;
 const quietLog = { error: () => undefined, info: () => undefined, warn: () => undefined } as never;
@@ -86,7 +90,7 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       .execute();
     const payer = { userId: 1, tokenId: 1, tokenUnlimited: true };
     const round = async (handleUsed: DatabaseHandle, count: number, offset: number) => {
-      // The relay's settle writes in place; a batch would be written here every BATCH calls.
+      // Alone in its commit a settlement waits for the batch: written here every BATCH calls.
       const writer = new SettlementWriter({
         database: handleUsed,
         logDatabase: handleUsed,
@@ -97,7 +101,7 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       const billing = new BillingService(handleUsed, {
         instanceId: 'bench',
         settlements: writer,
-        writeOnSettle: true,
+        settleInPlaceFrom: IN_PLACE_FROM,
       });
       let reserve = 0;
       let settle = 0;
@@ -131,7 +135,7 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       const billing = new BillingService(handle, {
         instanceId: 'bench',
         settlements: writer,
-        writeOnSettle: true,
+        settleInPlaceFrom: IN_PLACE_FROM,
       });
       const at = cpuUs();
       for (let i = 0; i < count; i += GROUP) {

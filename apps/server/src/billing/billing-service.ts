@@ -47,11 +47,11 @@ export interface BillingOptions {
   instanceId: string;
   settlements: SettlementSink;
   /**
-   * SQLite with the logs in the main database: settle writes the consume log row and counters in
-   * its own commit (the group commit already batches them) instead of leaving them to the
-   * settlement writer.
+   * SQLite with the logs in the main database: a settlement whose group commit carries at least
+   * this many pieces writes its consume log row and counters itself instead of leaving them to the
+   * settlement writer (ADR-24). 0 or absent: never.
    */
-  writeOnSettle?: boolean;
+  settleInPlaceFrom?: number;
 }
 
 export const quotaError = (message: string) =>
@@ -71,7 +71,9 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * the balance and writes a fresh settled row.
  *
  * On SQLite the statements are prepared once and run through the connection's group commit
- * (sqlite-ledger.ts, ADR-21); PostgreSQL and MySQL call one server-side routine per reserve,
+ * (sqlite-ledger.ts, ADR-21); a settlement sharing its commit with enough others writes its log
+ * row and counters in that commit instead of leaving them to the writer (`settleInPlaceFrom`,
+ * ADR-24). PostgreSQL and MySQL call one server-side routine per reserve,
  * settle or refund (ledger-routines.ts), and settle falls back to a Kysely transaction for the
  * rare case the routine declines.
  */
@@ -84,7 +86,6 @@ export class BillingService {
   private readonly routines: LedgerRoutines | undefined;
   readonly instanceId: string;
   private readonly settlements: SettlementSink;
-  private readonly writeOnSettle: boolean;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -92,10 +93,9 @@ export class BillingService {
   ) {
     this.instanceId = options.instanceId;
     this.settlements = options.settlements;
-    this.writeOnSettle = handle.kind === 'sqlite' && options.writeOnSettle === true;
     if (handle.kind === 'sqlite' && !handle.sqlite)
       throw new Error('SQLite billing needs the raw connection');
-    this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite) : undefined;
+    this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite, options.settleInPlaceFrom ?? 0) : undefined;
     this.routines = handle.kind === 'sqlite' ? undefined : new LedgerRoutines(handle.db, handle.kind);
   }
 
@@ -171,7 +171,17 @@ export class BillingService {
     const build = (charged: number, shortfall: number) => buildLog?.({ charged, shortfall }) ?? null;
     try {
       const pending = this.fast
-        ? await this.settleOnSqlite(this.fast, reservation, target, channelId, build)
+        ? await this.fast.settle({
+            ledgerId: reservation.ledgerId,
+            newId: randomUUID(),
+            requestId: reservation.requestId,
+            payer: reservation.payer,
+            reserved: reservation.amount,
+            target,
+            channelId,
+            instanceId: this.instanceId,
+            buildLog: build,
+          })
         : ((await this.settleByRoutine(reservation, target, channelId, build)) ??
           (await this.settleInTransaction(reservation, target, channelId, build)));
       if (!pending.written) this.settlements.add(pending);
@@ -179,27 +189,6 @@ export class BillingService {
     } finally {
       this.leave(reservation, 'settled');
     }
-  }
-
-  private settleOnSqlite(
-    ledger: SqliteLedger,
-    reservation: Reservation,
-    target: number,
-    channelId: number,
-    build: (charged: number, shortfall: number) => NewLog | null,
-  ): Promise<PendingSettlement> {
-    const settle = {
-      ledgerId: reservation.ledgerId,
-      newId: this.writeOnSettle ? '' : randomUUID(),
-      requestId: reservation.requestId,
-      payer: reservation.payer,
-      reserved: reservation.amount,
-      target,
-      channelId,
-      instanceId: this.instanceId,
-      buildLog: build,
-    };
-    return this.writeOnSettle ? ledger.settleAndWrite(settle) : ledger.settle(settle);
   }
 
   /**

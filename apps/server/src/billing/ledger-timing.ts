@@ -12,6 +12,11 @@ export interface LedgerTiming {
   deadAfterMs: number;
   /** How often the master reconciles reservations of dead processes (LEDGER_SWEEP_MS, 10 s). */
   sweepMs: number;
+  /**
+   * SQLite, logs in the main database: a settlement sharing its group commit with at least this
+   * many pieces writes its log row and counters itself (SETTLE_IN_PLACE_FROM, 8; 0 never, 1 always).
+   */
+  settleInPlaceFrom: number;
 }
 
 export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
@@ -20,6 +25,7 @@ export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
   heartbeatMs: 5_000,
   deadAfterMs: 30_000,
   sweepMs: 10_000,
+  settleInPlaceFrom: 8,
 };
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -28,6 +34,16 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) {
     throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function countOf(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ConfigError(`${name} must be a whole number (0 or more), got "${raw}"`);
   }
   return value;
 }
@@ -44,6 +60,7 @@ export function ledgerTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Ledge
     heartbeatMs: positive(env, 'NODE_HEARTBEAT_MS', d.heartbeatMs),
     deadAfterMs: positive(env, 'NODE_DEAD_AFTER_MS', d.deadAfterMs),
     sweepMs: positive(env, 'LEDGER_SWEEP_MS', d.sweepMs),
+    settleInPlaceFrom: countOf(env, 'SETTLE_IN_PLACE_FROM', d.settleInPlaceFrom),
   };
   if (timing.deadAfterMs <= 2 * timing.heartbeatMs) {
     throw new ConfigError('NODE_DEAD_AFTER_MS must be more than twice NODE_HEARTBEAT_MS');

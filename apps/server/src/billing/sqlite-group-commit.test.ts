@@ -93,4 +93,20 @@ describe('SqliteGroupCommit', () => {
     await expect(commit.submit(insert('z'))).resolves.toBe(1);
     expect(names(other)).toEqual(['z']);
   });
+
+  it('tells a piece how many pieces share its transaction; one when retried alone', async () => {
+    const size = () => commit.groupSize;
+    expect(size()).toBe(0);
+    await expect(
+      Promise.all([commit.submit(size), commit.submit(size), commit.submit(size)]),
+    ).resolves.toEqual([3, 3, 3]);
+    expect(size()).toBe(0);
+    const failing = commit.submit(() => {
+      throw new Error('spoils the group');
+    });
+    const retried = [commit.submit(size), commit.submit(size)];
+    await expect(failing).rejects.toThrow('spoils the group');
+    await expect(Promise.all(retried)).resolves.toEqual([1, 1]);
+    expect(size()).toBe(0);
+  });
 });

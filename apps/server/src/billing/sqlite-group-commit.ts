@@ -23,6 +23,8 @@ interface Work {
 export class SqliteGroupCommit {
   private queue: Work[] = [];
   private scheduled = false;
+  /** Pieces in the transaction being run (0 outside one): a piece can tell how many share it. */
+  private running = 0;
   private readonly flushBound = () => this.flush();
   /** One transaction around every piece of the group. */
   private readonly runGroup: SQLite.Transaction<(group: Work[], values: unknown[]) => void>;
@@ -52,6 +54,11 @@ export class SqliteGroupCommit {
     return this.queue.length;
   }
 
+  /** How many pieces share the transaction the calling piece runs in (0 outside a piece). */
+  get groupSize(): number {
+    return this.running;
+  }
+
   private flush(): void {
     if (this.db.inTransaction) {
       setTimeout(this.flushBound, 1);
@@ -63,11 +70,15 @@ export class SqliteGroupCommit {
     if (group.length === 0) return;
     const values: unknown[] = new Array(group.length);
     try {
+      this.running = group.length;
       this.runGroup.immediate(group, values);
     } catch (error) {
+      this.running = 0;
       if (group.length === 1) group[0]!.reject(error);
       else this.oneByOne(group);
       return;
+    } finally {
+      this.running = 0;
     }
     for (let index = 0; index < group.length; index++) group[index]!.resolve(values[index]);
   }
@@ -77,10 +88,13 @@ export class SqliteGroupCommit {
     for (const work of group) {
       let value: unknown;
       try {
+        this.running = 1;
         value = this.runAlone.immediate(work.run);
       } catch (error) {
         work.reject(error);
         continue;
+      } finally {
+        this.running = 0;
       }
       work.resolve(value);
     }

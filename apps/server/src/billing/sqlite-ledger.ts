@@ -118,7 +118,14 @@ export class SqliteLedger {
   private logInsert: SQLite.Statement | undefined;
   private readonly commit: SqliteGroupCommit;
 
-  constructor(private readonly db: SQLite.Database) {
+  /**
+   * @param inPlaceFrom settle writes the consume log row and counters itself when its commit
+   * carries at least this many pieces (0: never; the settlement writer's batch does it).
+   */
+  constructor(
+    private readonly db: SQLite.Database,
+    private readonly inPlaceFrom = 0,
+  ) {
     this.commit = groupCommitOf(db);
   }
 
@@ -182,8 +189,16 @@ export class SqliteLedger {
     });
   }
 
+  /**
+   * Settles in the next group commit: in place (log row and counters written, `written` set) when
+   * the commit carries `inPlaceFrom` pieces or more, else marked settled for the writer's batch.
+   */
   settle(r: SqliteSettle): Promise<PendingSettlement> {
-    return this.commit.submit(() => this.settleNow(r));
+    return this.commit.submit(() =>
+      this.inPlaceFrom > 0 && this.commit.groupSize >= this.inPlaceFrom
+        ? this.settleInPlace(r)
+        : this.settleNow(r),
+    );
   }
 
   /**
@@ -191,13 +206,10 @@ export class SqliteLedger {
    * the balance moved to the cost, the consume log row inserted and the counters added, so
    * nothing is left for a settlement batch and a crash leaves either the reserved row (refunded
    * by reconciliation) or all of it. A row reconciled meanwhile (nothing reserved) takes the whole
-   * cost from the balance as far as it goes.
+   * cost from the balance as far as it goes. Worth it when several settlements share the commit:
+   * they share the log table's and its indexes' pages, which a lone settlement writes for itself.
    */
-  settleAndWrite(r: SqliteSettle): Promise<PendingSettlement> {
-    return this.commit.submit(() => this.settleAndWriteNow(r));
-  }
-
-  private settleAndWriteNow(r: SqliteSettle): PendingSettlement {
+  private settleInPlace(r: SqliteSettle): PendingSettlement {
     const s = this.prepared();
     const at = Math.floor(Date.now() / 1000);
     const { payer, target } = r;

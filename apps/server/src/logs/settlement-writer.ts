@@ -26,7 +26,8 @@ export interface SettlementWriterOptions {
  * kill -9 reconciliation writes what is missing. Only rows this transaction deleted are written:
  * a row the master reconciled meanwhile is not written twice. A failed batch stays queued and is
  * retried; nothing is dropped while the process lives. On SQLite the batch runs as prepared
- * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection.
+ * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection; there, under
+ * load, most settlements never reach it: they write their own log rows (ADR-24).
  */
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];

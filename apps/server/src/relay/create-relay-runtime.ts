@@ -69,7 +69,7 @@ export async function createRelayRuntime(
     billing: new BillingService(deps.database, {
       instanceId: deps.instanceId,
       settlements,
-      writeOnSettle: deps.logDatabase === deps.database,
+      settleInPlaceFrom: deps.logDatabase === deps.database ? deps.ledgerTiming.settleInPlaceFrom : 0,
     }),
     upstream: new UpstreamClient(deps.config),
     logWriter: new LogWriter(deps.logs, deps.log, 200, 500, settlements),

@@ -1,7 +1,7 @@
 import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { chat, openStream, type Payer, preparePayer } from './gateway-client.ts';
 import { expectBalancedBooks, FAST_LEDGER_ENV, readBooks, waitForEmptyLedger } from './ledger-checks.ts';
 import { eventually, type ServerProcess, sleep, startServer, stopServer } from './server-process.ts';
@@ -14,13 +14,11 @@ import { eventually, type ServerProcess, sleep, startServer, stopServer } from '
  */
 
 const START_QUOTA = 60_000;
-/** Batches are never written by the timer: only a kill -9 or a graceful stop ends these processes. */
-const NO_FLUSH = { SETTLEMENT_FLUSH_MS: '3600000', SETTLEMENT_BATCH_SIZE: '1000' };
 /**
- * SQLite with the logs in the main database has no batch: settle writes the consume log row and
- * counters in its own commit (ADR-24), so a kill -9 after it finds nothing left to write.
+ * Batches are never written by the timer: only a kill -9 or a graceful stop ends these processes.
+ * On SQLite every settlement goes to the batch too (none is written in place, ADR-24).
  */
-const settlesInPlace = testDatabaseKind === 'sqlite';
+const NO_FLUSH = { SETTLEMENT_FLUSH_MS: '3600000', SETTLEMENT_BATCH_SIZE: '1000', SETTLE_IN_PLACE_FROM: '0' };
 
 async function channelUsed(handle: DatabaseHandle, channelId: number): Promise<number> {
   const row = await handle.db
@@ -49,52 +47,34 @@ describe('crash safety: settlement batches and node instances', () => {
     await database?.drop();
   });
 
-  it(settlesInPlace
-    ? 'SIGKILL after settlement: settle wrote the consume logs and counters, the next start finds the books balanced'
-    : 'SIGKILL between settlement and its batch: the next start writes the consume logs and counters', async () => {
+  it('SIGKILL between settlement and its batch: the next start writes the consume logs and counters', async () => {
     const first = await startServer(database.target, { ...FAST_LEDGER_ENV, ...NO_FLUSH });
     servers.push(first);
     handle = openDatabase(database.target);
     payer = await preparePayer(first, mock.url, START_QUOTA);
     const replies = await Promise.all([1, 2, 3].map((n) => chat(first, payer.key, `settled call ${n}`)));
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200]);
-    let charged: number;
-    if (settlesInPlace) {
-      // Settled and written in one commit: no ledger row left, logs and counters there already.
-      await eventually(
-        'three consume logs',
-        async () => (await readBooks(handle, payer)).consume.length === 3,
-      );
-      const written = await readBooks(handle, payer);
-      charged = written.loggedQuota;
-      expect(charged).toBeGreaterThan(0);
-      expect(written.open).toHaveLength(0);
-      expect(written.quota).toBe(START_QUOTA - charged);
-      expect(written.usedQuota).toBe(charged);
-      expect(written.requestCount).toBe(3);
-    } else {
-      // Settled: balances moved, the rows wait for their batch with the log rows inside.
-      await eventually('three settled ledger rows', async () => {
-        const { open } = await readBooks(handle, payer);
-        return open.length === 3 && open.every((row) => row.state === 'settled');
-      });
-      // Read once settled (readBooks is several statements; the settlements are done now).
-      const settled = await readBooks(handle, payer);
-      charged = settled.open.reduce((sum, row) => sum + Number(row.charged), 0);
-      expect(charged).toBeGreaterThan(0);
-      expect(settled.quota).toBe(START_QUOTA - charged);
-      expect(settled.tokenRemain).toBe(START_QUOTA - charged);
-      expect(settled.consume).toHaveLength(0);
-      expect(settled.usedQuota).toBe(0);
-      expect(settled.requestCount).toBe(0);
-    }
+    // Settled: balances moved, the rows wait for their batch with the log rows inside.
+    await eventually('three settled ledger rows', async () => {
+      const { open } = await readBooks(handle, payer);
+      return open.length === 3 && open.every((row) => row.state === 'settled');
+    });
+    // Read once settled (readBooks is several statements; the settlements are done now).
+    const settled = await readBooks(handle, payer);
+    const charged = settled.open.reduce((sum, row) => sum + Number(row.charged), 0);
+    expect(charged).toBeGreaterThan(0);
+    expect(settled.quota).toBe(START_QUOTA - charged);
+    expect(settled.tokenRemain).toBe(START_QUOTA - charged);
+    expect(settled.consume).toHaveLength(0);
+    expect(settled.usedQuota).toBe(0);
+    expect(settled.requestCount).toBe(0);
 
     first.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
-    // Batched: the books are off while the node is down (charged, not logged, not counted).
+    // The books are off while the node is down: charged, not logged, not counted.
     const down = await readBooks(handle, payer);
-    expect(down.open).toHaveLength(settlesInPlace ? 0 : 3);
-    expect(down.consume).toHaveLength(settlesInPlace ? 3 : 0);
+    expect(down.open).toHaveLength(3);
+    expect(down.consume).toHaveLength(0);
 
     const second = await startServer(database.target, FAST_LEDGER_ENV);
     servers.push(second);
@@ -118,8 +98,7 @@ describe('crash safety: settlement batches and node instances', () => {
     servers.push(slave);
     const before = await readBooks(handle, payer);
 
-    // On the slave: one finished call (settled, batch not written; written at once on SQLite) and
-    // one long stream (reserved).
+    // On the slave: one finished call (settled, batch not written) and one long stream (reserved).
     expect((await chat(slave, payer.key, 'finished on the slave')).status).toBe(200);
     const stream = await openStream(
       slave,
@@ -130,16 +109,14 @@ describe('crash safety: settlement batches and node instances', () => {
     await stream.started;
     // Wait for the finished call's settlement too: readBooks reads the balance before the ledger,
     // so a settlement committing between the two reads would leave a stale balance in `held`.
-    const states = settlesInPlace ? ['reserved'] : ['reserved', 'settled'];
-    await eventually('the slave’s ledger rows, the finished call settled', async () => {
-      const { open, consume } = await readBooks(handle, payer);
-      if (settlesInPlace) return open.length === 1 && consume.length === before.consume.length + 1;
+    await eventually('the slave’s two ledger rows, one of them settled', async () => {
+      const { open } = await readBooks(handle, payer);
       return open.length === 2 && open.some((row) => row.state === 'settled');
     });
     const held = await readBooks(handle, payer);
     const slaveInstance = held.open[0]!.instance_id;
-    expect(held.open.map((row) => row.instance_id)).toEqual(states.map(() => slaveInstance));
-    expect(held.open.map((row) => row.state).sort()).toEqual(states);
+    expect(held.open.map((row) => row.instance_id)).toEqual([slaveInstance, slaveInstance]);
+    expect(held.open.map((row) => row.state).sort()).toEqual(['reserved', 'settled']);
 
     // Restart the master while the slave lives: start-up reconciliation and several sweeps pass.
     master.kill('SIGKILL');
@@ -163,7 +140,7 @@ describe('crash safety: settlement batches and node instances', () => {
       expect.objectContaining({ request_id: stream.requestId, reconciled: 'refunded' }),
     ]);
     expect(Number(books.system.at(-1)!.quota)).toBe(Number(reserved.amount));
-    // The slave's finished call got its consume log and counters (from the settled row when batched).
+    // The slave's finished call got its consume log and counters from the settled row.
     expect(books.consume.length).toBe(before.consume.length + 1);
     expect(books.requestCount).toBe(before.requestCount + 1);
     const cut = await stream.finished;

@@ -7,10 +7,11 @@ import { consumeLogOf, flushOnlyWriter, readCounters, seedLedgerDatabase } from 
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 /**
- * SQLite with the logs in the main database (ADR-24): settle deletes the reserved row, moves the
- * balance to the cost, inserts the consume log row and adds the counters in one group commit;
- * nothing goes to the settlement writer, and a failure anywhere leaves the reserved row and the
- * books as they were.
+ * SQLite with the logs in the main database (ADR-24): a settlement sharing its group commit with
+ * enough others deletes the reserved row, moves the balance to the cost, inserts the consume log
+ * row and adds the counters in that commit; nothing goes to the settlement writer, and a failure
+ * anywhere leaves the reserved row and the books as they were. Below the threshold it waits for
+ * the writer's batch as on the other databases.
  */
 
 const payer = { userId: 31, tokenId: 32, tokenUnlimited: false };
@@ -40,7 +41,12 @@ describe('settle in place (SQLite)', () => {
       tokenRemain: START,
     });
     writer = flushOnlyWriter(handle);
-    billing = new BillingService(handle, { instanceId: 'inplace', settlements: writer, writeOnSettle: true });
+    // 1: every settlement is written in place, alone in its commit or not.
+    billing = new BillingService(handle, {
+      instanceId: 'inplace',
+      settlements: writer,
+      settleInPlaceFrom: 1,
+    });
   });
   afterAll(async () => {
     await writer?.close();
@@ -134,5 +140,38 @@ describe('settle in place (SQLite)', () => {
     expect(await counters()).toEqual(held);
     expect(held.open).toBe(1);
     expect(writer.pending).toBe(0);
+  });
+
+  it('writes in place only when the commit carries the threshold’s pieces; below it the batch writes', async () => {
+    const before = await counters();
+    const threshold = new BillingService(handle, {
+      instanceId: 'inplace',
+      settlements: writer,
+      settleInPlaceFrom: 3,
+    });
+    const lone = await threshold.reserve(payer, 1_000, 'lone');
+    await threshold.settle(lone, 100, CHANNEL, consumeLog('lone'));
+    // Alone in its commit: marked settled, left to the writer.
+    expect(writer.pending).toBe(1);
+    expect(await counters()).toMatchObject({
+      open: before.open + 1,
+      consume: before.consume,
+      usedQuota: before.usedQuota,
+    });
+    await writer.flush();
+    expect(await counters()).toMatchObject({ open: before.open, usedQuota: before.usedQuota + 100 });
+
+    // Three settlements submitted in one turn share a commit: each writes its own row.
+    const names = ['wave-1', 'wave-2', 'wave-3'];
+    const reservations = await Promise.all(names.map((name) => threshold.reserve(payer, 1_000, name)));
+    await Promise.all(
+      reservations.map((held, n) => threshold.settle(held, 200, CHANNEL, consumeLog(names[n]!))),
+    );
+    expect(writer.pending).toBe(0);
+    const after = await counters();
+    expect(after.open).toBe(before.open);
+    expect(after.consume.slice(-3)).toEqual(names);
+    expect(after.usedQuota).toBe(before.usedQuota + 700);
+    expect(after.requestCount).toBe(before.requestCount + 4);
   });
 });

@@ -114,7 +114,7 @@ function consumeLogRow(
  * upstream usage — or, when the upstream sent none, from the prompt estimate plus the output
  * counted locally — and settles it against the reservation; the consume log row (built from what
  * settlement charged) is kept with the settled ledger row and written in the settlement writer's
- * next batch with the usage counters.
+ * next batch with the usage counters (on SQLite under load, in the settlement's own commit).
  * Partial-stream policy: a call that delivered anything is billed for what was delivered; a call
  * that delivered nothing is refunded in full.
  */
