@@ -11,7 +11,8 @@ export const OBSERVABILITY_PATHS: ReadonlySet<string> = new Set(['/metrics', '/h
  * for console page loads should exempt them.
  */
 export function isObservabilityPath(url: string): boolean {
-  return OBSERVABILITY_PATHS.has(url.split('?')[0] ?? '');
+  const query = url.indexOf('?');
+  return OBSERVABILITY_PATHS.has(query === -1 ? url : url.slice(0, query));
 }
 
 /** The `family` label: the error-shape family of the path, or `internal` for the endpoints above. */
