@@ -173,7 +173,6 @@ export class BillingService {
       const pending = this.fast
         ? await this.fast.settle({
             ledgerId: reservation.ledgerId,
-            newId: randomUUID(),
             requestId: reservation.requestId,
             payer: reservation.payer,
             reserved: reservation.amount,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import { LOG_COLUMN_DEFAULTS, type NewLog } from '../db/repositories/log-repository.ts';
 import type { Payer } from './balance-moves.ts';
@@ -95,7 +96,6 @@ export interface SqliteReserve {
 export interface SqliteSettle {
   /** '' when nothing was reserved. */
   ledgerId: string;
-  newId: string;
   requestId: string;
   payer: Payer;
   reserved: number;
@@ -252,7 +252,7 @@ export class SqliteLedger {
       // Reconciled meanwhile (or nothing reserved): the whole cost came from the balance; a new
       // settled row carries the log and counters.
       log = stamp(r.buildLog(charged, target - charged), at);
-      id = r.newId;
+      id = randomUUID();
       s.insertSettled.run(
         id,
         r.requestId.slice(0, 64),
