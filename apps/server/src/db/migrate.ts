@@ -4,6 +4,7 @@ import * as reservationLedger from './migrations/002-reservation-ledger.ts';
 import * as ledgerSettlement from './migrations/003-ledger-settlement.ts';
 import * as sharedRateLimits from './migrations/004-shared-rate-limits.ts';
 import * as ledgerRoutines from './migrations/005-ledger-routines.ts';
+import * as mysqlBatchCounters from './migrations/006-mysql-batch-counters.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 
 const coreMigrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const coreMigrations: Record<string, Migration> = {
   '003-ledger-settlement': ledgerSettlement,
   '004-shared-rate-limits': sharedRateLimits,
   '005-ledger-routines': ledgerRoutines,
+  '006-mysql-batch-counters': mysqlBatchCounters,
 };
 const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SettlementSink } from '../billing/billing-service.ts';
-import { applyCounters, claimAndLogBatch, insertConsumeLogs } from '../billing/ledger-statements.ts';
+import { insertConsumeLogs } from '../billing/ledger-statements.ts';
+import { writeSettlementBatchOnMysql } from '../billing/mysql-settlement-batch.ts';
 import { writeSettlementBatchOnPostgres } from '../billing/postgres-settlement-batch.ts';
 import type { PendingSettlement } from '../billing/settlement-entry.ts';
 import { SqliteLedger } from '../billing/sqlite-ledger.ts';
@@ -27,7 +28,9 @@ export interface SettlementWriterOptions {
  * a row the master reconciled meanwhile is not written twice. A failed batch stays queued and is
  * retried; nothing is dropped while the process lives. On SQLite the batch runs as prepared
  * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection; there, under
- * load, most settlements never reach it: they write their own log rows (ADR-24).
+ * load, most settlements never reach it: they write their own log rows (ADR-24). PostgreSQL sends
+ * the counters and COMMIT as one message, MySQL as one CALL (postgres-/mysql-settlement-batch.ts),
+ * so the counted rows are locked only inside the server.
  */
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];
@@ -111,10 +114,7 @@ export class SettlementWriter implements SettlementSink {
       await writeSettlementBatchOnPostgres(database.db, batch, this.sharedLogs);
       return;
     }
-    await database.db.transaction().execute(async (trx) => {
-      const mine = await claimAndLogBatch(trx, database.kind, batch, this.sharedLogs);
-      await applyCounters(trx, mine);
-    });
+    await writeSettlementBatchOnMysql(database.db, batch, this.sharedLogs);
   }
 
   /** Stops the timer and writes what is left (one retry). */

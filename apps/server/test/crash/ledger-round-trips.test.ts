@@ -121,6 +121,7 @@ describe('ledger round trips', () => {
         handle.db,
       );
       expect(routines.rows.map((row) => row.name)).toEqual([
+        'switchyard_batch_counters',
         'switchyard_refund',
         'switchyard_reserve',
         'switchyard_settle',

@@ -1,0 +1,39 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { claimAndLogBatch } from './ledger-statements.ts';
+import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
+
+/** The batch's counters as the JSON arguments of `switchyard_batch_counters` (migration 006). */
+export function counterArguments(items: readonly PendingSettlement[]): [string, string, string] {
+  const counters = aggregateCounters(items);
+  return [
+    JSON.stringify(counters.users.map((user) => [user.id, user.quota, user.requests])),
+    JSON.stringify(counters.tokens.map((token) => [token.id, token.quota, token.accessedAt])),
+    JSON.stringify(counters.channels.map((channel) => [channel.id, channel.quota])),
+  ];
+}
+
+/**
+ * The settlement writer's batch on MySQL/MariaDB: deletes the batch's settled ledger rows (only
+ * the ones this transaction deleted are written), inserts their consume log rows (when
+ * `withLogs`), then one CALL adds the counters and commits. The user, token and channel rows are
+ * locked only inside that CALL, not across round trips through a busy event loop (the cause of
+ * PostgreSQL's 194–385 ms p99 at 1,000 req/s in session 22). Any error rolls the whole batch back.
+ */
+export async function writeSettlementBatchOnMysql(
+  db: Kysely<Database>,
+  batch: readonly PendingSettlement[],
+  withLogs: boolean,
+): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`START TRANSACTION`.execute(connection);
+    try {
+      const mine = await claimAndLogBatch(connection, 'mysql', batch, withLogs);
+      const [users, tokens, channels] = counterArguments(mine);
+      await sql`CALL switchyard_batch_counters(${users}, ${tokens}, ${channels})`.execute(connection);
+    } catch (error) {
+      await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
+}
