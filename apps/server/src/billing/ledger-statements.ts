@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DatabaseKind } from '../config/env.ts';
+import type { Database } from '../db/schema.ts';
 import type { Executor } from './balance-moves.ts';
 import { aggregateCounters, completeLogRow, type PendingSettlement } from './settlement-entry.ts';
 
@@ -60,6 +61,31 @@ export async function claimAndLogBatch(
   const mine = batch.filter((item) => claimed.has(item.id));
   if (withLogs) await insertConsumeLogs(executor, mine);
   return mine;
+}
+
+/**
+ * A settlement batch on one pooled connection of PostgreSQL or MySQL: `begin` opens the
+ * transaction, `claimAndLogBatch` runs, then `finish` sends the counters and the commit in one
+ * round trip (a message of statements, or a CALL), so the counted rows are locked only inside the
+ * server. Any error rolls the whole batch back and is raised again.
+ */
+export async function writeBatchOnConnection(
+  db: Kysely<Database>,
+  kind: 'postgres' | 'mysql',
+  begin: string,
+  batch: readonly PendingSettlement[],
+  withLogs: boolean,
+  finish: (connection: Kysely<Database>, mine: PendingSettlement[]) => Promise<unknown>,
+): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql.raw(begin).execute(connection);
+    try {
+      await finish(connection, await claimAndLogBatch(connection, kind, batch, withLogs));
+    } catch (error) {
+      await sql`ROLLBACK`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { claimAndLogBatch } from './ledger-statements.ts';
+import { writeBatchOnConnection } from './ledger-statements.ts';
 import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
 
 /** The batch's counters as the JSON arguments of `switchyard_batch_counters` (migration 006). */
@@ -20,20 +20,13 @@ export function counterArguments(items: readonly PendingSettlement[]): [string, 
  * locked only inside that CALL, not across round trips through a busy event loop (the cause of
  * PostgreSQL's 194–385 ms p99 at 1,000 req/s in session 22). Any error rolls the whole batch back.
  */
-export async function writeSettlementBatchOnMysql(
+export function writeSettlementBatchOnMysql(
   db: Kysely<Database>,
   batch: readonly PendingSettlement[],
   withLogs: boolean,
 ): Promise<void> {
-  await db.connection().execute(async (connection) => {
-    await sql`START TRANSACTION`.execute(connection);
-    try {
-      const mine = await claimAndLogBatch(connection, 'mysql', batch, withLogs);
-      const [users, tokens, channels] = counterArguments(mine);
-      await sql`CALL switchyard_batch_counters(${users}, ${tokens}, ${channels})`.execute(connection);
-    } catch (error) {
-      await sql`ROLLBACK`.execute(connection).catch(() => undefined);
-      throw error;
-    }
+  return writeBatchOnConnection(db, 'mysql', 'START TRANSACTION', batch, withLogs, (connection, mine) => {
+    const [users, tokens, channels] = counterArguments(mine);
+    return sql`CALL switchyard_batch_counters(${users}, ${tokens}, ${channels})`.execute(connection);
   });
 }

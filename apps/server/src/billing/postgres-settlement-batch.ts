@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { claimAndLogBatch } from './ledger-statements.ts';
+import { writeBatchOnConnection } from './ledger-statements.ts';
 import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
 
 function integer(value: number): string {
@@ -41,21 +41,17 @@ export function counterStatements(items: readonly PendingSettlement[]): string {
  * lose the last moments' transactions, each whole or not at all, and a lost batch leaves its
  * settled ledger rows in place to be written again. Any error rolls the whole batch back.
  */
-export async function writeSettlementBatchOnPostgres(
+export function writeSettlementBatchOnPostgres(
   db: Kysely<Database>,
   batch: readonly PendingSettlement[],
   withLogs: boolean,
 ): Promise<void> {
-  await db.connection().execute(async (connection) => {
-    // Like the ledger routines (ADR-22), the batch commits without waiting for the WAL flush:
-    // the commit holds the user's row until it returns, and every reservation of that user waits.
-    await sql.raw('BEGIN; SET LOCAL synchronous_commit = off').execute(connection);
-    try {
-      const mine = await claimAndLogBatch(connection, 'postgres', batch, withLogs);
-      await sql.raw(`${counterStatements(mine)}COMMIT`).execute(connection);
-    } catch (error) {
-      await sql`ROLLBACK`.execute(connection).catch(() => undefined);
-      throw error;
-    }
-  });
+  return writeBatchOnConnection(
+    db,
+    'postgres',
+    'BEGIN; SET LOCAL synchronous_commit = off',
+    batch,
+    withLogs,
+    (connection, mine) => sql.raw(`${counterStatements(mine)}COMMIT`).execute(connection),
+  );
 }

@@ -73,7 +73,6 @@ export class SqliteGroupCommit {
       this.running = group.length;
       this.runGroup.immediate(group, values);
     } catch (error) {
-      this.running = 0;
       if (group.length === 1) group[0]!.reject(error);
       else this.oneByOne(group);
       return;
