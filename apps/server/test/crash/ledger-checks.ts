@@ -1,7 +1,9 @@
 import { expect } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/database.ts';
+import { type BillingOptions, BillingService } from '../../src/billing/billing-service.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
 import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import type { Payer } from './gateway-client.ts';
 import { eventually } from './server-process.ts';
 
@@ -142,17 +144,16 @@ export async function expectBalancedBooks(
  * A migrated throwaway database with one user, one limited token and one channel, for tests that
  * drive the billing service directly.
  */
-export async function seedLedgerDatabase(
-  handle: DatabaseHandle,
-  seed: {
-    userId: number;
-    tokenId: number;
-    channelId: number;
-    name: string;
-    quota: number;
-    tokenRemain: number;
-  },
-): Promise<void> {
+export interface LedgerSeed {
+  userId: number;
+  tokenId: number;
+  channelId: number;
+  name: string;
+  quota: number;
+  tokenRemain: number;
+}
+
+export async function seedLedgerDatabase(handle: DatabaseHandle, seed: LedgerSeed): Promise<void> {
   await migrateDatabases(handle.db as never, null);
   await handle.db
     .insertInto('users')
@@ -178,4 +179,35 @@ export async function seedLedgerDatabase(
     .insertInto('channels')
     .values({ id: seed.channelId, name: seed.name, key: 'k', models: 'gpt-4o' } as never)
     .execute();
+}
+
+/** A seeded throwaway database with a billing service whose batches are written only on flush. */
+export interface LedgerFixture {
+  database: TestDatabase;
+  handle: DatabaseHandle;
+  writer: SettlementWriter;
+  billing: BillingService;
+  /** Writes what is queued, closes the connection and drops the database. */
+  close: () => Promise<void>;
+}
+
+export async function openLedgerFixture(
+  seed: LedgerSeed,
+  billing: Omit<BillingOptions, 'settlements'>,
+): Promise<LedgerFixture> {
+  const database = await createTestDatabase();
+  const handle = openDatabase(database.target);
+  await seedLedgerDatabase(handle, seed);
+  const writer = flushOnlyWriter(handle);
+  return {
+    database,
+    handle,
+    writer,
+    billing: new BillingService(handle, { ...billing, settlements: writer }),
+    close: async () => {
+      await writer.close();
+      await handle.destroy();
+      await database.drop();
+    },
+  };
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BillingService } from '../../src/billing/billing-service.ts';
+import type { BillingService } from '../../src/billing/billing-service.ts';
 import { reconcileReservations } from '../../src/billing/reservation-ledger.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { consumeLogOf, flushOnlyWriter, quietLog, readBooks, seedLedgerDatabase } from './ledger-checks.ts';
+import type { TestDatabase } from '../support/test-database.ts';
+import { consumeLogOf, type LedgerFixture, openLedgerFixture, quietLog, readBooks } from './ledger-checks.ts';
 
 /**
  * The reservation ledger against a real database: settled rows until the settlement writer's
@@ -19,6 +19,7 @@ const DEAD_AFTER = 30_000;
 const consumeLog = consumeLogOf({ ...payer, channelId: CHANNEL, name: 'ledger' });
 
 describe('reservation ledger', () => {
+  let fixture: LedgerFixture;
   let database: TestDatabase;
   let handle: DatabaseHandle;
   let billing: BillingService;
@@ -55,29 +56,25 @@ describe('reservation ledger', () => {
     );
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    handle = openDatabase(database.target);
-    await seedLedgerDatabase(handle, {
-      userId: payer.userId,
-      tokenId: payer.tokenId,
-      channelId: CHANNEL,
-      name: 'ledger',
-      quota: START,
-      tokenRemain: START,
-    });
+    // Batches are written only when the test flushes.
+    fixture = await openLedgerFixture(
+      {
+        userId: payer.userId,
+        tokenId: payer.tokenId,
+        channelId: CHANNEL,
+        name: 'ledger',
+        quota: START,
+        tokenRemain: START,
+      },
+      { instanceId: INSTANCE },
+    );
+    ({ database, handle, billing, writer } = fixture);
     await handle.db
       .insertInto('node_instances')
       .values({ id: INSTANCE, node_type: 'master', started_at: Date.now(), heartbeat_at: Date.now() })
       .execute();
-    // A long interval: batches are written only when the test flushes.
-    writer = flushOnlyWriter(handle);
-    billing = new BillingService(handle, { instanceId: INSTANCE, settlements: writer });
   });
-  afterAll(async () => {
-    await writer?.close();
-    await handle?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => fixture?.close());
 
   const tokenPayer = { ...payer, tokenUnlimited: false };
 

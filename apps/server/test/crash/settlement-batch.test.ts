@@ -1,15 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BillingService } from '../../src/billing/billing-service.ts';
-import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import type { BillingService } from '../../src/billing/billing-service.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import {
   consumeLogOf,
-  flushOnlyWriter,
+  type LedgerFixture,
+  openLedgerFixture,
   readBooks,
   readCounters,
-  seedLedgerDatabase,
 } from './ledger-checks.ts';
 
 /**
@@ -25,7 +24,7 @@ const START = 80_000;
 const consumeLog = consumeLogOf({ ...payer, channelId: CHANNEL, name: 'batch' });
 
 describe('settlement batches', () => {
-  let database: TestDatabase;
+  let fixture: LedgerFixture;
   let handle: DatabaseHandle;
   let billing: BillingService;
   let writer: SettlementWriter;
@@ -37,24 +36,20 @@ describe('settlement batches', () => {
   const counters = () => readCounters(handle, payer, CHANNEL);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    handle = openDatabase(database.target);
-    await seedLedgerDatabase(handle, {
-      userId: payer.userId,
-      tokenId: payer.tokenId,
-      channelId: CHANNEL,
-      name: 'batch',
-      quota: START,
-      tokenRemain: START,
-    });
-    writer = flushOnlyWriter(handle);
-    billing = new BillingService(handle, { instanceId: 'batch', settlements: writer });
+    fixture = await openLedgerFixture(
+      {
+        userId: payer.userId,
+        tokenId: payer.tokenId,
+        channelId: CHANNEL,
+        name: 'batch',
+        quota: START,
+        tokenRemain: START,
+      },
+      { instanceId: 'batch' },
+    );
+    ({ handle, billing, writer } = fixture);
   });
-  afterAll(async () => {
-    await writer?.close();
-    await handle?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => fixture?.close());
 
   it('writes log rows and counters for the rows it deletes, and nothing for a row gone already', async () => {
     await settled('first', 300);

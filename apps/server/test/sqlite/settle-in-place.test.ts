@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/billing-service.ts';
-import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import type { DatabaseHandle } from '../../src/db/database.ts';
 import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
-import { consumeLogOf, flushOnlyWriter, readCounters, seedLedgerDatabase } from '../crash/ledger-checks.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { consumeLogOf, type LedgerFixture, openLedgerFixture, readCounters } from '../crash/ledger-checks.ts';
 
 /**
  * SQLite with the logs in the main database (ADR-24): a settlement sharing its group commit with
@@ -20,7 +19,7 @@ const START = 50_000;
 const consumeLog = consumeLogOf({ ...payer, channelId: CHANNEL, name: 'inplace' });
 
 describe('settle in place (SQLite)', () => {
-  let database: TestDatabase;
+  let fixture: LedgerFixture;
   let handle: DatabaseHandle;
   let billing: BillingService;
   let writer: SettlementWriter;
@@ -29,30 +28,22 @@ describe('settle in place (SQLite)', () => {
     handle.db.updateTable('users').set({ quota }).where('id', '=', payer.userId).execute();
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    handle = openDatabase(database.target);
-    expect(handle.kind).toBe('sqlite');
-    await seedLedgerDatabase(handle, {
-      userId: payer.userId,
-      tokenId: payer.tokenId,
-      channelId: CHANNEL,
-      name: 'inplace',
-      quota: START,
-      tokenRemain: START,
-    });
-    writer = flushOnlyWriter(handle);
     // 1: every settlement is written in place, alone in its commit or not.
-    billing = new BillingService(handle, {
-      instanceId: 'inplace',
-      settlements: writer,
-      settleInPlaceFrom: 1,
-    });
+    fixture = await openLedgerFixture(
+      {
+        userId: payer.userId,
+        tokenId: payer.tokenId,
+        channelId: CHANNEL,
+        name: 'inplace',
+        quota: START,
+        tokenRemain: START,
+      },
+      { instanceId: 'inplace', settleInPlaceFrom: 1 },
+    );
+    ({ handle, billing, writer } = fixture);
+    expect(handle.kind).toBe('sqlite');
   });
-  afterAll(async () => {
-    await writer?.close();
-    await handle?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => fixture?.close());
 
   it('refunds the excess and writes the log row and every counter in the same commit', async () => {
     const reservation = await billing.reserve(payer, 1_000, 'under');
