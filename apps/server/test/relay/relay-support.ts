@@ -87,9 +87,19 @@ export async function setOption(fixture: RelayFixture, key: string, value: strin
   if (!reply.success) throw new Error(`option ${key}: ${reply.message}`);
 }
 
+/**
+ * Waits until the answered calls have settled and their rows are written. A JSON answer settles on
+ * the server's 'close' of the response, which can come just after the client has read the body:
+ * so first wait (up to 2 s) for every open reservation to close, then drain.
+ */
+async function settleAnsweredCalls(fixture: RelayFixture): Promise<void> {
+  await fixture.t.app.services.relay.billing.whenIdle(2_000);
+  await fixture.t.app.services.relay.drain();
+}
+
 /** Waits for settlements and queued log rows, then returns the consume logs. */
 export async function settledLogs(fixture: RelayFixture) {
-  await fixture.t.app.services.relay.drain();
+  await settleAnsweredCalls(fixture);
   return fixture.t.app.services.logDatabase.db
     .selectFrom('logs')
     .selectAll()
@@ -103,7 +113,7 @@ export async function settledLogs(fixture: RelayFixture) {
  * request counts are written in batches, balances at settlement).
  */
 export async function userBalance(fixture: RelayFixture, userId: number) {
-  await fixture.t.app.services.relay.drain();
+  await settleAnsweredCalls(fixture);
   return fixture.t.app.services.database.db
     .selectFrom('users')
     .select(['quota', 'used_quota', 'request_count'])
