@@ -1,6 +1,7 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Payer } from './balance-moves.ts';
+import { callProcedureQuery } from './compiled-statements.ts';
 import { RoutineGroups } from './routine-groups.ts';
 import { readResult } from './routine-result.ts';
 
@@ -28,10 +29,10 @@ export class LedgerRoutines {
     this.groups = kind === 'postgres' ? new RoutineGroups(db) : null;
   }
 
-  private async call(userId: number, name: string, args: RawBuilder<unknown>): Promise<number> {
+  private async call(userId: number, name: string, args: readonly unknown[]): Promise<number> {
     if (this.groups) return this.groups.call(userId, name, args);
     // MySQL: a CALL is a statement of its own (procedures cannot share one).
-    const { rows } = await sql`CALL ${sql.raw(name)}(${args})`.execute(this.db);
+    const { rows } = await this.db.executeQuery(callProcedureQuery({ name, args }));
     return readResult(rows);
   }
 
@@ -44,30 +45,28 @@ export class LedgerRoutines {
     instanceId: string;
   }): Promise<'user' | 'token' | null> {
     const { payer } = row;
-    const code = await this.call(
+    const code = await this.call(payer.userId, 'switchyard_reserve', [
+      row.id,
+      row.requestId.slice(0, 64),
       payer.userId,
-      'switchyard_reserve',
-      sql.join([
-        row.id,
-        row.requestId.slice(0, 64),
-        payer.userId,
-        payer.tokenId,
-        limitedFlag(payer),
-        row.amount,
-        Date.now(),
-        row.instanceId,
-      ]),
-    );
+      payer.tokenId,
+      limitedFlag(payer),
+      row.amount,
+      Date.now(),
+      row.instanceId,
+    ]);
     return code === 0 ? null : code === 2 ? 'token' : 'user';
   }
 
   /** Deletes a 'reserved' row and credits it back; false when the row was gone already. */
   async refund(id: string, payer: Payer, amount: number): Promise<boolean> {
-    const code = await this.call(
+    const code = await this.call(payer.userId, 'switchyard_refund', [
+      id,
       payer.userId,
-      'switchyard_refund',
-      sql.join([id, payer.userId, payer.tokenId, limitedFlag(payer), amount]),
-    );
+      payer.tokenId,
+      limitedFlag(payer),
+      amount,
+    ]);
     return code === 1;
   }
 
@@ -81,20 +80,16 @@ export class LedgerRoutines {
     entry: string;
   }): Promise<RoutineSettle> {
     const { payer } = row;
-    const code = await this.call(
+    const code = await this.call(payer.userId, 'switchyard_settle', [
+      row.id,
       payer.userId,
-      'switchyard_settle',
-      sql.join([
-        row.id,
-        payer.userId,
-        payer.tokenId,
-        limitedFlag(payer),
-        row.reserved,
-        row.target,
-        row.channelId,
-        row.entry,
-      ]),
-    );
+      payer.tokenId,
+      limitedFlag(payer),
+      row.reserved,
+      row.target,
+      row.channelId,
+      row.entry,
+    ]);
     return code === 0 ? 'settled' : code === 2 ? 'short' : 'not-reserved';
   }
 }

@@ -2,6 +2,12 @@ import { type Kysely, sql } from 'kysely';
 import type { DatabaseKind } from '../config/env.ts';
 import type { Database } from '../db/schema.ts';
 import type { Executor } from './balance-moves.ts';
+import {
+  deleteReservationsQuery,
+  deleteSettledReturningQuery,
+  lockSettledQuery,
+  logInsertQuery,
+} from './compiled-statements.ts';
 import { aggregateCounters, completeLogRow, type PendingSettlement } from './settlement-entry.ts';
 
 /** Adds a batch's used quota, request counts and token access times (one UPDATE per id). */
@@ -33,13 +39,23 @@ export async function applyCounters(trx: Executor, items: readonly PendingSettle
   }
 }
 
-/** Inserts the consume log rows of a batch (none when logging was off for all of them). */
+/**
+ * Inserts the consume log rows of a batch (none when logging was off for all of them), as one
+ * statement. On PostgreSQL and MySQL its text is built once per row count (compiled-statements.ts).
+ */
 export async function insertConsumeLogs(
   executor: Executor,
   items: readonly PendingSettlement[],
+  kind: DatabaseKind,
 ): Promise<void> {
-  const rows = items.flatMap((item) => (item.log ? [completeLogRow(item.log, item.at)] : []));
-  if (rows.length > 0) await executor.insertInto('logs').values(rows).execute();
+  if (kind === 'sqlite') {
+    const rows = items.flatMap((item) => (item.log ? [completeLogRow(item.log, item.at)] : []));
+    if (rows.length > 0) await executor.insertInto('logs').values(rows).execute();
+    return;
+  }
+  const rows: { log: NonNullable<PendingSettlement['log']>; at: number }[] = [];
+  for (const item of items) if (item.log) rows.push({ log: item.log, at: item.at });
+  if (rows.length > 0) await executor.executeQuery(logInsertQuery(kind, rows));
 }
 
 /**
@@ -59,7 +75,7 @@ export async function claimAndLogBatch(
     batch.map((item) => item.id),
   );
   const mine = batch.filter((item) => claimed.has(item.id));
-  if (withLogs) await insertConsumeLogs(executor, mine);
+  if (withLogs) await insertConsumeLogs(executor, mine, kind);
   return mine;
 }
 
@@ -100,16 +116,14 @@ export async function claimSettledRows(
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   if (kind === 'mysql') {
-    const found = await trx
-      .selectFrom('reservations')
-      .select('id')
-      .where('id', 'in', ids)
-      .where('state', '=', 'settled')
-      .forUpdate()
-      .execute();
-    const claimed = found.map((row) => row.id);
-    if (claimed.length > 0) await trx.deleteFrom('reservations').where('id', 'in', claimed).execute();
+    const { rows } = await trx.executeQuery<{ id: string }>(lockSettledQuery(ids));
+    const claimed = rows.map((row) => row.id);
+    if (claimed.length > 0) await trx.executeQuery(deleteReservationsQuery(claimed));
     return new Set(claimed);
+  }
+  if (kind === 'postgres') {
+    const { rows } = await trx.executeQuery<{ id: string }>(deleteSettledReturningQuery(ids));
+    return new Set(rows.map((row) => row.id));
   }
   const deleted = await trx
     .deleteFrom('reservations')

@@ -179,7 +179,7 @@ async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promis
           user_id: row.user_id,
           created_at: pending.at * 1000,
         }));
-      if (pending.log && !written) await insertConsumeLogs(logDatabase.db, [pending]);
+      if (pending.log && !written) await insertConsumeLogs(logDatabase.db, [pending], logDatabase.kind);
     } catch (error) {
       // Hand the row back to its dead owner so the next pass (any node) tries again.
       await database.db
@@ -198,7 +198,7 @@ async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promis
       .where('state', '=', 'settled')
       .executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) return false;
-    if (logDatabase === database) await insertConsumeLogs(trx, [pending]);
+    if (logDatabase === database) await insertConsumeLogs(trx, [pending], database.kind);
     await applyCounters(trx, [pending]);
     return true;
   });

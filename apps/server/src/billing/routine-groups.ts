@@ -1,10 +1,9 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { type RoutineInvocation, selectFunctionsQuery } from './compiled-statements.ts';
 import { readResult, resultCode } from './routine-result.ts';
 
-interface RoutineCall {
-  name: string;
-  args: RawBuilder<unknown>;
+interface RoutineCall extends RoutineInvocation {
   resolve: (code: number) => void;
   reject: (error: unknown) => void;
 }
@@ -29,7 +28,7 @@ export class RoutineGroups {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Calls `name(args)` in the next statement of `userId`'s group; resolves to its result code. */
-  call(userId: number, name: string, args: RawBuilder<unknown>): Promise<number> {
+  call(userId: number, name: string, args: readonly unknown[]): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       let group = this.waiting.get(userId);
       if (!group) {
@@ -58,10 +57,7 @@ export class RoutineGroups {
     }
     let row: Record<string, unknown>;
     try {
-      const columns = group.map(
-        (call, index) => sql`${sql.raw(call.name)}(${call.args}) AS ${sql.raw(`r${index}`)}`,
-      );
-      const { rows } = await sql`SELECT ${sql.join(columns)}`.execute(this.db);
+      const { rows } = await this.db.executeQuery(selectFunctionsQuery(group));
       row = (rows[0] ?? {}) as Record<string, unknown>;
     } catch {
       // Nothing of the statement was committed: each call again, alone, in the order submitted.
@@ -79,7 +75,7 @@ export class RoutineGroups {
 
   private async alone(call: RoutineCall): Promise<void> {
     try {
-      const { rows } = await sql`SELECT ${sql.raw(call.name)}(${call.args}) AS result`.execute(this.db);
+      const { rows } = await this.db.executeQuery(selectFunctionsQuery([call]));
       call.resolve(readResult(rows));
     } catch (error) {
       call.reject(error);

@@ -1,30 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { LOG_COLUMN_DEFAULTS, type NewLog } from '../db/repositories/log-repository.ts';
+import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Payer } from './balance-moves.ts';
+import { LOG_COLUMNS, logValues } from './log-values.ts';
 import { aggregateCounters, encodeEntry, type PendingSettlement } from './settlement-entry.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
-
-/** The logs table's columns in the order of the prepared insert. */
-export const LOG_COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel_id',
-  'token_id',
-  'group',
-  'ip',
-  'other',
-] as const;
 
 const prepareAll = (db: SQLite.Database) => ({
   holdUser: db.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
@@ -61,23 +41,6 @@ const prepareAll = (db: SQLite.Database) => ({
 });
 
 type Statements = ReturnType<typeof prepareAll>;
-
-const DEFAULTS: Readonly<Record<string, unknown>> = LOG_COLUMN_DEFAULTS;
-
-/**
- * A consume log row as the prepared insert's values, in LOG_COLUMNS order: what completeLogRow
- * fills in (the settlement time, the columns' defaults), without building the object.
- */
-export function logValues(log: NewLog, at: number): unknown[] {
-  const row = log as Record<string, unknown>;
-  const values: unknown[] = new Array(LOG_COLUMNS.length);
-  for (let index = 0; index < LOG_COLUMNS.length; index++) {
-    const column = LOG_COLUMNS[index]!;
-    const value = row[column];
-    values[index] = value ?? (column === 'created_at' ? at : (DEFAULTS[column] ?? null));
-  }
-  return values;
-}
 
 /** Prepared only when logs share this database (with LOG_SQL_DSN it has no logs table). */
 const prepareLogInsert = (db: SQLite.Database) =>

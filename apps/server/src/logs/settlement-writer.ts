@@ -101,7 +101,7 @@ export class SettlementWriter implements SettlementSink {
     if (!this.sharedLogs) {
       const unlogged = batch.filter((item) => item.log && !item.logged);
       if (unlogged.length > 0) {
-        await insertConsumeLogs(this.options.logDatabase.db, unlogged);
+        await insertConsumeLogs(this.options.logDatabase.db, unlogged, this.options.logDatabase.kind);
         for (const item of unlogged) item.logged = true;
       }
     }

@@ -45,12 +45,14 @@ describe('ledger round trips', () => {
       tokenRemain: 0,
     });
     // The billing service sees a handle whose every query and transaction is counted.
+    // Counted as results come back: the ledger sends ready SQL text (compiled-statements.ts),
+    // which no plugin's transformQuery sees, while every executed statement passes transformResult.
     const counting: KyselyPlugin = {
-      transformQuery: (args) => {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
         seen.queries++;
-        return args.node;
+        return args.result;
       },
-      transformResult: async (args) => args.result,
     };
     const counted = handle.db.withPlugin(counting);
     const transaction = counted.transaction.bind(counted);

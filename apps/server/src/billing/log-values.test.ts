@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NewLog } from '../db/repositories/log-repository.ts';
+import { LOG_COLUMNS, logValues } from './log-values.ts';
 import { completeLogRow } from './settlement-entry.ts';
-import { LOG_COLUMNS, logValues } from './sqlite-ledger.ts';
 
 describe('logValues', () => {
   it('gives the prepared insert what completeLogRow would, column by column', () => {
