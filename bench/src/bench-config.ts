@@ -1,3 +1,4 @@
+import type { BenchDatabaseKind } from './bench-database.ts';
 /**
  * Benchmark settings, read from the environment once. Every duration is configurable so a smoke
  * run (`BENCH_QUICK=1`, under a minute) and the full run (~6 minutes) use the same code.
@@ -52,12 +53,14 @@ export interface BenchConfig {
   switchyardNodeArgs: string[];
   /** Pin each gateway to CPU 1 and the mock + load generator to CPU 0 (taskset). */
   pin: boolean;
-  /** Switchyard's database: the embedded SQLite (default) or a fresh PostgreSQL database. */
-  database: 'sqlite' | 'postgres';
+  /** Switchyard's database: the embedded SQLite (default), or a fresh PostgreSQL or MySQL/MariaDB database. */
+  database: BenchDatabaseKind;
   /** Give Switchyard a Redis (caches, limits and change bus shared as in a multi-node set-up). */
   redis: boolean;
   /** PostgreSQL server the variant creates its database on (BENCH_POSTGRES_URL). */
   postgresAdminUrl: string;
+  /** MySQL/MariaDB server the variant creates its database on (BENCH_MYSQL_URL). */
+  mysqlAdminUrl: string;
   /** Redis the variant uses (BENCH_REDIS_URL; database 13 by default). */
   redisUrl: string;
   /** Markdown report path (relative to the repository root); null = do not write one. */
@@ -119,11 +122,11 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
   });
   const output = env.BENCH_OUTPUT?.trim();
   const database = (env.BENCH_DATABASE?.trim() || 'sqlite').toLowerCase();
-  if (database !== 'sqlite' && database !== 'postgres') {
-    throw new Error('BENCH_DATABASE must be sqlite or postgres');
+  if (database !== 'sqlite' && database !== 'postgres' && database !== 'mysql') {
+    throw new Error('BENCH_DATABASE must be sqlite, postgres or mysql');
   }
   const redis = flag(env, 'BENCH_REDIS', false);
-  const variant = database === 'postgres' || redis ? `-${database}${redis ? '-redis' : ''}` : '';
+  const variant = database !== 'sqlite' || redis ? `-${database}${redis ? '-redis' : ''}` : '';
   return {
     quick,
     targets: targets as TargetName[],
@@ -150,6 +153,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     database,
     redis,
     postgresAdminUrl: env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
+    mysqlAdminUrl: env.BENCH_MYSQL_URL?.trim() || 'mysql://root@127.0.0.1:3306/test',
     redisUrl: env.BENCH_REDIS_URL?.trim() || 'redis://127.0.0.1:6379/13',
     // The variant never overwrites the SQLite report: docs/benchmarks-postgres-redis.md and the like.
     outputPath:

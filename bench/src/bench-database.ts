@@ -1,6 +1,12 @@
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 
-/** Where Switchyard keeps its data in a run: the embedded SQLite file, or a fresh PostgreSQL database. */
+export type BenchDatabaseKind = 'sqlite' | 'postgres' | 'mysql';
+
+/**
+ * Where Switchyard keeps its data in a run: the embedded SQLite file, or a fresh PostgreSQL or
+ * MySQL/MariaDB database.
+ */
 export interface BenchDatabase {
   /** Environment for the Switchyard process (SQL_DSN, REDIS_CONN_STRING). */
   env: Record<string, string>;
@@ -16,12 +22,12 @@ const withDatabase = (url: string, name: string) => {
 };
 
 /**
- * The optional PostgreSQL + Redis variant (`BENCH_DATABASE=postgres`, `BENCH_REDIS=1`): a database
- * created for this run on the server `adminUrl` names and dropped afterwards, so every run starts
- * from the same empty schema; Redis database 13 of `redisUrl`'s server.
+ * The optional server variants (`BENCH_DATABASE=postgres` or `mysql`, with `BENCH_REDIS=1`): a
+ * database created for this run on the server `adminUrl` names and dropped afterwards, so every
+ * run starts from the same empty schema; Redis database 13 of `redisUrl`'s server.
  */
 export async function openBenchDatabase(options: {
-  database: 'sqlite' | 'postgres';
+  database: BenchDatabaseKind;
   redis: boolean;
   adminUrl: string;
   redisUrl: string;
@@ -32,6 +38,7 @@ export async function openBenchDatabase(options: {
     return { env: redisEnv, description: `SQLite${redisWords}`, drop: async () => undefined };
   }
   const name = `sy_bench_${Date.now().toString(36)}`;
+  if (options.database === 'mysql') return openMysqlDatabase(options.adminUrl, name, redisEnv, redisWords);
   const admin = new pg.Client({ connectionString: options.adminUrl });
   await admin.connect().catch((error: Error) => {
     throw new Error(`BENCH_DATABASE=postgres: ${options.adminUrl} is unreachable: ${error.message}`);
@@ -45,6 +52,30 @@ export async function openBenchDatabase(options: {
       const client = new pg.Client({ connectionString: options.adminUrl });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function openMysqlDatabase(
+  adminUrl: string,
+  name: string,
+  redisEnv: Record<string, string>,
+  redisWords: string,
+): Promise<BenchDatabase> {
+  const connect = () =>
+    mysql.createConnection(adminUrl).catch((error: Error) => {
+      throw new Error(`BENCH_DATABASE=mysql: ${adminUrl} is unreachable: ${error.message}`);
+    });
+  const admin = await connect();
+  await admin.query(`CREATE DATABASE ${name} CHARACTER SET utf8mb4`);
+  await admin.end();
+  return {
+    env: { SQL_DSN: withDatabase(adminUrl, name), ...redisEnv },
+    description: `MariaDB/MySQL${redisWords}`,
+    async drop() {
+      const client = await connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name}`);
       await client.end();
     },
   };

@@ -317,7 +317,11 @@ same load.
 - autocannon ${machine.versions.autocannon}; @portkey-ai/gateway ${machine.versions['@portkey-ai/gateway']} with @hono/node-server ${machine.versions['@hono/node-server']} (npm override), hono ${machine.versions.hono}
 - CPU placement: ${run.pinned ? 'each gateway pinned to CPU 1; mock upstream and load generator share CPU 0 (taskset)' : 'not pinned: every process shares all cores'}
 - Phases: ${config.durationSeconds} s each after ${config.warmupSeconds} s of warm-up, lightest first, 1 s apart; Switchyard with ${
-    config.database === 'postgres' ? 'a fresh PostgreSQL database' : 'SQLite'
+    config.database === 'postgres'
+      ? 'a fresh PostgreSQL database'
+      : config.database === 'mysql'
+        ? 'a fresh MariaDB/MySQL database'
+        : 'SQLite'
   }${config.redis ? ' and Redis' : ''}, \`LOG_LEVEL=warn\`, default options (consume logs on, batched)`);
   const background = run.targets
     .map((target) => `${target.label} ${fixed(target.backgroundCpuPercent, 0)}%`)

@@ -170,7 +170,7 @@ export async function startSwitchyard(
   const database = await openBenchDatabase({
     database: config.database,
     redis: config.redis,
-    adminUrl: config.postgresAdminUrl,
+    adminUrl: config.database === 'mysql' ? config.mysqlAdminUrl : config.postgresAdminUrl,
     redisUrl: config.redisUrl,
   });
   const args = [
