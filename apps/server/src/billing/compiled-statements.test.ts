@@ -4,6 +4,7 @@ import {
   callProcedureQuery,
   deleteReservationsQuery,
   deleteSettledReturningQuery,
+  ledgerGroupQuery,
   lockSettledQuery,
   logInsertQuery,
   placeholders,
@@ -72,7 +73,7 @@ describe('ledger claim statements', () => {
 
   it('locks the settled rows, then deletes the locked ids, on MySQL', () => {
     expect(lockSettledQuery(['a']).sql).toBe(
-      "SELECT id FROM reservations WHERE state = 'settled' AND id IN (?) FOR UPDATE",
+      "SELECT id FROM reservations FORCE INDEX (PRIMARY) WHERE state = 'settled' AND id IN (?) FOR UPDATE",
     );
     const remove = deleteReservationsQuery(['a', 'b', 'c']);
     expect(remove.sql).toBe('DELETE FROM reservations WHERE id IN (?, ?, ?)');
@@ -97,5 +98,19 @@ describe('routine calls', () => {
     ]);
     expect(group.sql).toBe('SELECT switchyard_reserve($1, $2, $3) AS r0, switchyard_settle($4, $5) AS r1');
     expect(group.parameters).toEqual(['a', 'r', 3, 'b', 4]);
+  });
+
+  it('sends MySQL groups as one CALL with the calls as a JSON array of [kind, …args]', () => {
+    const query = ledgerGroupQuery([
+      { name: 'switchyard_reserve', args: ['a', 'req', 1, 2, 1, 300, 1_700_000_000_000, 'node'] },
+      { name: 'switchyard_settle', args: ['b', 1, 2, 1, 300, 250, 4, '{"log":"模型 \\"x\\""}'] },
+      { name: 'switchyard_refund', args: ['c', 1, 2, 0, 90] },
+    ]);
+    expect(query.sql).toBe('CALL switchyard_ledger_group(?)');
+    expect(JSON.parse(query.parameters[0] as string)).toEqual([
+      ['reserve', 'a', 'req', 1, 2, 1, 300, 1_700_000_000_000, 'node'],
+      ['settle', 'b', 1, 2, 1, 300, 250, 4, '{"log":"模型 \\"x\\""}'],
+      ['refund', 'c', 1, 2, 0, 90],
+    ]);
   });
 });

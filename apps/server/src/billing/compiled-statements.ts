@@ -66,10 +66,15 @@ export function deleteSettledReturningQuery(ids: readonly string[]): CompiledQue
   return CompiledQuery.raw(text, [...ids]);
 }
 
-/** MySQL: locks those of `ids` that are settled ledger rows and returns their ids. */
+/**
+ * MySQL: locks those of `ids` that are settled ledger rows and returns their ids. By primary key
+ * only: the ledger table is small (rows live for one call), and for a long id list the optimizer
+ * chose to scan it, locking the rows other calls were settling while the batch went on to wait
+ * for their user's row (a deadlock, session 24).
+ */
 export function lockSettledQuery(ids: readonly string[]): CompiledQuery {
   const text = kept(`lock:mysql:${ids.length}`, ids.length, () => {
-    return `SELECT id FROM reservations WHERE state = 'settled' AND id IN (${placeholders('mysql', 1, ids.length)}) FOR UPDATE`;
+    return `SELECT id FROM reservations FORCE INDEX (PRIMARY) WHERE state = 'settled' AND id IN (${placeholders('mysql', 1, ids.length)}) FOR UPDATE`;
   });
   return CompiledQuery.raw(text, [...ids]);
 }
@@ -118,4 +123,16 @@ export function selectFunctionsQuery(calls: readonly RoutineInvocation[]): Compi
     return column;
   });
   return CompiledQuery.raw(`SELECT ${columns.join(', ')}`, parameters);
+}
+
+/** The routine's name without its prefix: `switchyard_settle` → `settle`. */
+const callKind = (name: string) => (name.startsWith('switchyard_') ? name.slice('switchyard_'.length) : name);
+
+/**
+ * MySQL: one user's calls of one turn as one `CALL switchyard_ledger_group(?)` (migration 007),
+ * the calls a JSON array of `[kind, …args]` in order.
+ */
+export function ledgerGroupQuery(calls: readonly RoutineInvocation[]): CompiledQuery {
+  const list = calls.map((call) => [callKind(call.name), ...call.args]);
+  return CompiledQuery.raw('CALL switchyard_ledger_group(?)', [JSON.stringify(list)]);
 }

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Payer } from './balance-moves.ts';
-import { callProcedureQuery } from './compiled-statements.ts';
 import { RoutineGroups } from './routine-groups.ts';
-import { readResult } from './routine-result.ts';
 
 /**
  * Outcome of `switchyard_settle`: settled; or nothing changed because the row is no longer
@@ -16,24 +14,19 @@ const limitedFlag = (payer: Payer) => (payer.tokenId > 0 && !payer.tokenUnlimite
 /**
  * Calls the ledger routines of migration 005 on PostgreSQL (functions, `SELECT f(...)`) and
  * MySQL/MariaDB (procedures, `CALL p(...)`): one round trip and one server-side transaction per
- * reserve, settle or refund, outside any Kysely transaction.
+ * reserve, settle or refund, outside any Kysely transaction; one user's calls of one event-loop
+ * turn share that round trip and transaction (routine-groups.ts).
  */
 export class LedgerRoutines {
-  /** PostgreSQL: one user's calls of one event-loop turn share a statement (routine-groups.ts). */
-  private readonly groups: RoutineGroups | null;
+  /** One user's calls of one event-loop turn share a statement (routine-groups.ts). */
+  private readonly groups: RoutineGroups;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    kind: 'postgres' | 'mysql',
-  ) {
-    this.groups = kind === 'postgres' ? new RoutineGroups(db) : null;
+  constructor(db: Kysely<Database>, kind: 'postgres' | 'mysql') {
+    this.groups = new RoutineGroups(db, kind);
   }
 
-  private async call(userId: number, name: string, args: readonly unknown[]): Promise<number> {
-    if (this.groups) return this.groups.call(userId, name, args);
-    // MySQL: a CALL is a statement of its own (procedures cannot share one).
-    const { rows } = await this.db.executeQuery(callProcedureQuery({ name, args }));
-    return readResult(rows);
+  private call(userId: number, name: string, args: readonly unknown[]): Promise<number> {
+    return this.groups.call(userId, name, args);
   }
 
   /** Holds the amount with its ledger row; answers whose balance was short instead (nothing changed). */

@@ -88,13 +88,13 @@ export async function claimAndLogBatch(
 export async function writeBatchOnConnection(
   db: Kysely<Database>,
   kind: 'postgres' | 'mysql',
-  begin: string,
+  begin: readonly string[],
   batch: readonly PendingSettlement[],
   withLogs: boolean,
   finish: (connection: Kysely<Database>, mine: PendingSettlement[]) => Promise<unknown>,
 ): Promise<void> {
   await db.connection().execute(async (connection) => {
-    await sql.raw(begin).execute(connection);
+    for (const statement of begin) await sql.raw(statement).execute(connection);
     try {
       await finish(connection, await claimAndLogBatch(connection, kind, batch, withLogs));
     } catch (error) {

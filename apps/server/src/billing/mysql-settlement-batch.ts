@@ -14,6 +14,16 @@ export function counterArguments(items: readonly PendingSettlement[]): [string, 
 }
 
 /**
+ * The batch runs at READ COMMITTED (this transaction only): under InnoDB's default REPEATABLE READ
+ * its claim of the settled ledger rows also locked the gaps around them (next-key locks, up to the
+ * table's end), and a reservation inserting a ledger row there waited; a group of one user's calls
+ * (migration 007) then waited on that gap while holding the user's row, which the batch's counters
+ * need next: a deadlock (session 24's MariaDB benchmark, every few seconds at 500 req/s). The batch
+ * reads and deletes rows by primary key, so it needs no gap locks.
+ */
+export const MYSQL_BATCH_BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
+
+/**
  * The settlement writer's batch on MySQL/MariaDB: deletes the batch's settled ledger rows (only
  * the ones this transaction deleted are written), inserts their consume log rows (when
  * `withLogs`), then one CALL adds the counters and commits. The user, token and channel rows are
@@ -25,7 +35,7 @@ export function writeSettlementBatchOnMysql(
   batch: readonly PendingSettlement[],
   withLogs: boolean,
 ): Promise<void> {
-  return writeBatchOnConnection(db, 'mysql', 'START TRANSACTION', batch, withLogs, (connection, mine) => {
+  return writeBatchOnConnection(db, 'mysql', MYSQL_BATCH_BEGIN, batch, withLogs, (connection, mine) => {
     const [users, tokens, channels] = counterArguments(mine);
     return sql`CALL switchyard_batch_counters(${users}, ${tokens}, ${channels})`.execute(connection);
   });

@@ -49,7 +49,7 @@ export function writeSettlementBatchOnPostgres(
   return writeBatchOnConnection(
     db,
     'postgres',
-    'BEGIN; SET LOCAL synchronous_commit = off',
+    ['BEGIN; SET LOCAL synchronous_commit = off'],
     batch,
     withLogs,
     (connection, mine) => sql.raw(`${counterStatements(mine)}COMMIT`).execute(connection),

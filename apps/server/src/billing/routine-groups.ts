@@ -1,7 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { type RoutineInvocation, selectFunctionsQuery } from './compiled-statements.ts';
-import { readResult, resultCode } from './routine-result.ts';
+import {
+  callProcedureQuery,
+  ledgerGroupQuery,
+  type RoutineInvocation,
+  type ServerKind,
+  selectFunctionsQuery,
+} from './compiled-statements.ts';
+import { isLockConflict, readGroupResult, readResult, resultCode } from './routine-result.ts';
+
+/** Sends of one call alone when the database rolled it back on a lock conflict. */
+const ATTEMPTS_ALONE = 3;
 
 interface RoutineCall extends RoutineInvocation {
   resolve: (code: number) => void;
@@ -9,12 +18,13 @@ interface RoutineCall extends RoutineInvocation {
 }
 
 /**
- * Group calls of the PostgreSQL ledger functions: the calls for one user submitted during one turn
- * of the event loop go to the server as one statement on the next turn,
- * `SELECT switchyard_reserve(…) AS r0, switchyard_settle(…) AS r1, …`, which runs them in order
- * in one transaction, and each caller gets its own result. Every socket write to PostgreSQL wakes
- * a backend, and that wake-up was most of the gateway's CPU per call; under load one user's calls
- * now share it. Only one user's calls share a statement, so a statement locks that user's row
+ * Group calls of the ledger routines: the calls for one user submitted during one turn of the
+ * event loop go to the server as one statement on the next turn — on PostgreSQL
+ * `SELECT switchyard_reserve(…) AS r0, switchyard_settle(…) AS r1, …`, on MySQL/MariaDB
+ * `CALL switchyard_ledger_group('[["reserve", …], ["settle", …]]')` (migration 007) — which runs
+ * them in order in one transaction, and each caller gets its own result. Every socket write to the
+ * database wakes a server process or thread, and that wake-up was most of the gateway's CPU per
+ * call; under load one user's calls now share it (and, on MySQL, one commit's log flush). Only one user's calls share a statement, so a statement locks that user's row
  * first, then the user's tokens, as one call does: groups add no lock order that could deadlock.
  * A refusal (a short balance) is a result, not an error; a statement that fails (deadlock, lost
  * connection) changed nothing, and each of its calls is then sent again alone, so only a call
@@ -25,7 +35,10 @@ export class RoutineGroups {
   private scheduled = false;
   private readonly flushBound = () => this.flush();
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: ServerKind,
+  ) {}
 
   /** Calls `name(args)` in the next statement of `userId`'s group; resolves to its result code. */
   call(userId: number, name: string, args: readonly unknown[]): Promise<number> {
@@ -55,10 +68,16 @@ export class RoutineGroups {
       await this.alone(group[0]!);
       return;
     }
-    let row: Record<string, unknown>;
+    let codes: unknown[];
     try {
-      const { rows } = await this.db.executeQuery(selectFunctionsQuery(group));
-      row = (rows[0] ?? {}) as Record<string, unknown>;
+      if (this.kind === 'mysql') {
+        const { rows } = await this.db.executeQuery(ledgerGroupQuery(group));
+        codes = readGroupResult(rows, group.length);
+      } else {
+        const { rows } = await this.db.executeQuery(selectFunctionsQuery(group));
+        const row = (rows[0] ?? {}) as Record<string, unknown>;
+        codes = group.map((_, index) => row[`r${index}`]);
+      }
     } catch {
       // Nothing of the statement was committed: each call again, alone, in the order submitted.
       for (const call of group) await this.alone(call);
@@ -66,19 +85,34 @@ export class RoutineGroups {
     }
     group.forEach((call, index) => {
       try {
-        call.resolve(resultCode(row[`r${index}`]));
+        call.resolve(resultCode(codes[index]));
       } catch (error) {
         call.reject(error);
       }
     });
   }
 
+  /**
+   * One call in a statement of its own. A call the database rolled back on a lock conflict (a
+   * deadlock with another node's or the settlement writer's transaction) changed nothing and is
+   * sent again, up to ATTEMPTS_ALONE times: a settlement lost that way would leave its reservation
+   * held until reconciliation.
+   */
   private async alone(call: RoutineCall): Promise<void> {
-    try {
-      const { rows } = await this.db.executeQuery(selectFunctionsQuery([call]));
-      call.resolve(readResult(rows));
-    } catch (error) {
-      call.reject(error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { rows } = await this.db.executeQuery(
+          this.kind === 'mysql' ? callProcedureQuery(call) : selectFunctionsQuery([call]),
+        );
+        call.resolve(readResult(rows));
+        return;
+      } catch (error) {
+        if (attempt >= ATTEMPTS_ALONE || !isLockConflict(error)) {
+          call.reject(error);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, attempt * 5));
+      }
     }
   }
 }

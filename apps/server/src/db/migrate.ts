@@ -5,6 +5,7 @@ import * as ledgerSettlement from './migrations/003-ledger-settlement.ts';
 import * as sharedRateLimits from './migrations/004-shared-rate-limits.ts';
 import * as ledgerRoutines from './migrations/005-ledger-routines.ts';
 import * as mysqlBatchCounters from './migrations/006-mysql-batch-counters.ts';
+import * as mysqlLedgerGroup from './migrations/007-mysql-ledger-group.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 
 const coreMigrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const coreMigrations: Record<string, Migration> = {
   '004-shared-rate-limits': sharedRateLimits,
   '005-ledger-routines': ledgerRoutines,
   '006-mysql-batch-counters': mysqlBatchCounters,
+  '007-mysql-ledger-group': mysqlLedgerGroup,
 };
 const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
 

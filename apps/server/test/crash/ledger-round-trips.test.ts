@@ -22,9 +22,8 @@ const CHANNEL = 5;
 const START = 50_000;
 const tokenPayer = { ...payer, tokenUnlimited: false };
 const expectedQueries = testDatabaseKind === 'sqlite' ? 0 : 1;
-/** Statements for `calls` calls of one user made in one turn: none, one (grouped), or one each. */
-const groupedQueries = (calls: number) =>
-  testDatabaseKind === 'sqlite' ? 0 : testDatabaseKind === 'postgres' ? 1 : calls;
+/** Statements for `calls` calls of one user made in one turn: none (SQLite) or one (grouped). */
+const groupedQueries = (_calls: number) => (testDatabaseKind === 'sqlite' ? 0 : 1);
 
 describe('ledger round trips', () => {
   let database: TestDatabase;
@@ -124,6 +123,7 @@ describe('ledger round trips', () => {
       );
       expect(routines.rows.map((row) => row.name)).toEqual([
         'switchyard_batch_counters',
+        'switchyard_ledger_group',
         'switchyard_refund',
         'switchyard_reserve',
         'switchyard_settle',
@@ -168,7 +168,7 @@ describe('ledger round trips', () => {
     await writer.flush();
   });
 
-  it('sends one user’s calls of one turn together (PostgreSQL: one statement for all of them)', async () => {
+  it('sends one user’s calls of one turn together (PostgreSQL and MySQL: one statement for all of them)', async () => {
     const reserved = await counting(() =>
       Promise.all(
         Array.from({ length: 6 }, (_, index) => billing.reserve(tokenPayer, 300, `trip-turn-${index}`)),
@@ -189,9 +189,63 @@ describe('ledger round trips', () => {
     await writer.flush();
   });
 
+  it('refuses one call of a group by itself: the others sharing its statement are kept', async () => {
+    // The token holds 3,000: after the first reservation 2,000 are left, so the second is short.
+    const mixed = await counting(() =>
+      Promise.allSettled([
+        billing.reserve(tokenPayer, 1_000, 'trip-mixed-1'),
+        billing.reserve(tokenPayer, 2_500, 'trip-mixed-2'),
+        billing.reserve(tokenPayer, 500, 'trip-mixed-3'),
+      ]),
+    );
+    expect(mixed.result.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((mixed.result[1] as PromiseRejectedResult).reason).toMatchObject({ message: '令牌额度不足' });
+    expect(mixed.queries).toBe(groupedQueries(3));
+    const books = await readBooks(handle, payer);
+    expect(books.quota).toBe(START - 1_500);
+    expect(books.tokenRemain).toBe(3_000 - 1_500);
+    expect(books.open.filter((row) => row.state === 'reserved')).toHaveLength(2);
+    for (const outcome of mixed.result) {
+      if (outcome.status === 'fulfilled') await billing.refund(outcome.value);
+    }
+    const after = await readBooks(handle, payer);
+    expect(after.quota).toBe(START);
+    expect(after.tokenRemain).toBe(3_000);
+    expect(after.open.filter((row) => row.state === 'reserved')).toEqual([]);
+  });
+
+  it('keeps the text of settlements sent together whole, into their consume log rows', async () => {
+    const content = '模型倍率 1.00，分组倍率 1.00 🚀 "quoted" \\ back\nline';
+    const reservations = await Promise.all([
+      billing.reserve(tokenPayer, 100, 'trip-text-1'),
+      billing.reserve(tokenPayer, 100, 'trip-text-2'),
+    ]);
+    const settled = await counting(() =>
+      Promise.all(
+        reservations.map((reservation) =>
+          billing.settle(reservation, 50, CHANNEL, () => ({
+            type: 2,
+            user_id: payer.userId,
+            content,
+            quota: 50,
+          })),
+        ),
+      ),
+    );
+    expect(settled.queries).toBe(groupedQueries(2));
+    await writer.flush();
+    const rows = await handle.db
+      .selectFrom('logs')
+      .select('content')
+      .where('content', '=', content)
+      .execute();
+    expect(rows).toHaveLength(2);
+    await handle.db.deleteFrom('logs').where('content', '=', content).execute();
+  });
+
   it('retries each call of a failed group alone, so only the call that fails by itself fails', async () => {
     // Two reservations with the same ledger id in one turn: the second cannot be written. On
-    // SQLite the group commit's transaction, on PostgreSQL the group's statement, rolls back;
+    // SQLite the group commit's transaction, on PostgreSQL and MySQL the group's statement, rolls back;
     // each call then runs alone.
     const ledger =
       testDatabaseKind === 'sqlite'
@@ -216,6 +270,42 @@ describe('ledger round trips', () => {
       await handle.db.deleteFrom('reservations').where('id', 'in', ['trip-other', 'trip-same']).execute();
     }
   });
+
+  it.runIf(testDatabaseKind === 'mysql')(
+    'sends a call the database rolled back in a deadlock again, once the conflict is gone',
+    async () => {
+      const ledger = new LedgerRoutines(handle.db, 'mysql');
+      await handle.db.connection().execute(async (other) => {
+        // Another transaction, heavier than the reservation (InnoDB rolls back the lighter one),
+        // holds the token's row; the reservation takes the user's row, then waits for the token.
+        await sql`START TRANSACTION`.execute(other);
+        for (let index = 0; index < 20; index++) {
+          await sql`INSERT INTO logs (user_id, type, content) VALUES (${payer.userId}, 0, 'deadlock test')`.execute(
+            other,
+          );
+        }
+        await sql`UPDATE tokens SET remain_quota = remain_quota WHERE id = ${payer.tokenId}`.execute(other);
+        const reserved = ledger.reserve({
+          id: 'trip-deadlock',
+          requestId: 'trip-deadlock',
+          payer: tokenPayer,
+          amount: 250,
+          instanceId: 'trips',
+        });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Now the other transaction wants the user's row: a cycle, and the reservation is rolled back.
+        await sql`UPDATE users SET quota = quota WHERE id = ${payer.userId}`.execute(other);
+        await sql`ROLLBACK`.execute(other);
+        expect(await reserved).toBeNull();
+      });
+      const books = await readBooks(handle, payer);
+      expect(books.quota).toBe(START - 250);
+      expect(books.tokenRemain).toBe(3_000 - 250);
+      expect(books.open.map((row) => row.id)).toContain('trip-deadlock');
+      expect(await ledger.refund('trip-deadlock', tokenPayer, 250)).toBe(true);
+      expect((await readBooks(handle, payer)).quota).toBe(START);
+    },
+  );
 
   it('keeps one user’s balance exact under many concurrent reserve and settle calls', async () => {
     await handle.db

@@ -26,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (kind === 'postgres') {
     for (const statement of POSTGRES_ROUTINES) await sql.raw(statement).execute(db);
   } else if (kind === 'mysql') {
-    for (const statement of MYSQL_ROUTINES) await sql.raw(statement).execute(db);
+    for (const statement of mysqlRoutines()) await sql.raw(statement).execute(db);
   }
 }
 
@@ -48,12 +48,20 @@ ${body}
  * alone. `body` sets v_result; the work commits only when it equals `committedWhen`, and any SQL
  * error rolls it back before being raised again. The code is the procedure's one-row result.
  */
-const mysqlProcedure = (name: string, params: string, body: string, committedWhen: 0 | 1, declare = '') => [
+export const mysqlProcedure = (
+  name: string,
+  params: string,
+  body: string,
+  committedWhen: 0 | 1,
+  declare = '',
+  /** A statement run before the transaction starts (migration 007 sets its isolation level). */
+  before = '',
+) => [
   `DROP PROCEDURE IF EXISTS ${name}`,
   `CREATE PROCEDURE ${name}(${params})
   BEGIN
     DECLARE v_result int DEFAULT 0;${declare ? `\n    ${declare}` : ''}
-    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+    DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;${before ? `\n    ${before}` : ''}
     START TRANSACTION;
 ${body}
     IF v_result = ${committedWhen} THEN COMMIT; ELSE ROLLBACK; END IF;
@@ -130,12 +138,11 @@ const POSTGRES_ROUTINES = [
   ),
 ];
 
-const MYSQL_ROUTINES = [
-  ...mysqlProcedure(
-    'switchyard_reserve',
-    `IN p_id varchar(40), IN p_request_id varchar(64), IN p_user int, IN p_token int, IN p_limited int,
-    IN p_amount bigint, IN p_created_at bigint, IN p_instance varchar(40)`,
-    `    INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id)
+/**
+ * The MySQL procedures' bodies (each sets v_result), shared with the group procedure of migration
+ * 007: parameters p_*, settle's v_more declared by the caller.
+ */
+export const MYSQL_RESERVE_BODY = `    INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id)
       VALUES (p_id, p_request_id, p_user, p_token, p_limited, p_amount, p_created_at, p_instance);
     UPDATE users SET quota = quota - p_amount WHERE id = p_user AND quota >= p_amount;
     IF ROW_COUNT() = 0 THEN
@@ -145,27 +152,18 @@ const MYSQL_ROUTINES = [
       IF ROW_COUNT() = 0 THEN
         SET v_result = 2;
       END IF;
-    END IF;`,
-    0,
-  ),
-  ...mysqlProcedure(
-    'switchyard_refund',
-    'IN p_id varchar(40), IN p_user int, IN p_token int, IN p_limited int, IN p_amount bigint',
-    `    DELETE FROM reservations WHERE id = p_id AND state = 'reserved';
+    END IF;`;
+
+export const MYSQL_REFUND_BODY = `    DELETE FROM reservations WHERE id = p_id AND state = 'reserved';
     IF ROW_COUNT() > 0 THEN
       SET v_result = 1;
       UPDATE users SET quota = quota + p_amount WHERE id = p_user;
       IF p_limited = 1 THEN
         UPDATE tokens SET remain_quota = remain_quota + p_amount WHERE id = p_token;
       END IF;
-    END IF;`,
-    1,
-  ),
-  ...mysqlProcedure(
-    'switchyard_settle',
-    `IN p_id varchar(40), IN p_user int, IN p_token int, IN p_limited int, IN p_reserved bigint,
-    IN p_target bigint, IN p_channel int, IN p_entry text`,
-    `    UPDATE reservations SET state = 'settled', charged = p_target, channel_id = p_channel, entry = p_entry
+    END IF;`;
+
+export const MYSQL_SETTLE_BODY = `    UPDATE reservations SET state = 'settled', charged = p_target, channel_id = p_channel, entry = p_entry
       WHERE id = p_id AND state = 'reserved';
     IF ROW_COUNT() = 0 THEN
       SET v_result = 1;
@@ -184,8 +182,34 @@ const MYSQL_ROUTINES = [
           SET v_result = 2;
         END IF;
       END IF;
-    END IF;`,
+    END IF;`;
+
+/** Migration 005's MySQL procedures; migration 007 creates them again with a `before` statement. */
+export const mysqlRoutines = (before = '') => [
+  ...mysqlProcedure(
+    'switchyard_reserve',
+    `IN p_id varchar(40), IN p_request_id varchar(64), IN p_user int, IN p_token int, IN p_limited int,
+    IN p_amount bigint, IN p_created_at bigint, IN p_instance varchar(40)`,
+    MYSQL_RESERVE_BODY,
+    0,
+    '',
+    before,
+  ),
+  ...mysqlProcedure(
+    'switchyard_refund',
+    'IN p_id varchar(40), IN p_user int, IN p_token int, IN p_limited int, IN p_amount bigint',
+    MYSQL_REFUND_BODY,
+    1,
+    '',
+    before,
+  ),
+  ...mysqlProcedure(
+    'switchyard_settle',
+    `IN p_id varchar(40), IN p_user int, IN p_token int, IN p_limited int, IN p_reserved bigint,
+    IN p_target bigint, IN p_channel int, IN p_entry text`,
+    MYSQL_SETTLE_BODY,
     0,
     'DECLARE v_more bigint DEFAULT p_target - p_reserved;',
+    before,
   ),
 ];
