@@ -9,6 +9,12 @@ import {
 } from './compiled-statements.ts';
 import { isLockConflict, readGroupResult, readResult, resultCode } from './routine-result.ts';
 
+/**
+ * Calls per MySQL group statement: the procedure reads its calls out of one JSON document, and a
+ * backlog's groups (hundreds of one user's calls after a stall) would make that the slowest step.
+ */
+export const MYSQL_GROUP_LIMIT = 16;
+
 /** Sends of one call alone when the database rolled it back on a lock conflict. */
 const ATTEMPTS_ALONE = 3;
 
@@ -60,7 +66,12 @@ export class RoutineGroups {
     this.scheduled = false;
     const groups = [...this.waiting.values()];
     this.waiting.clear();
-    for (const group of groups) void this.send(group);
+    const most = this.kind === 'mysql' ? MYSQL_GROUP_LIMIT : Number.POSITIVE_INFINITY;
+    for (const group of groups) {
+      if (group.length <= most) void this.send(group);
+      else
+        for (let from = 0; from < group.length; from += most) void this.send(group.slice(from, from + most));
+    }
   }
 
   private async send(group: RoutineCall[]): Promise<void> {

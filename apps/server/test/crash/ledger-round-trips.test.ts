@@ -2,6 +2,7 @@ import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/billing-service.ts';
 import { LedgerRoutines } from '../../src/billing/ledger-routines.ts';
+import { MYSQL_GROUP_LIMIT } from '../../src/billing/routine-groups.ts';
 import { SqliteLedger } from '../../src/billing/sqlite-ledger.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
@@ -22,8 +23,12 @@ const CHANNEL = 5;
 const START = 50_000;
 const tokenPayer = { ...payer, tokenUnlimited: false };
 const expectedQueries = testDatabaseKind === 'sqlite' ? 0 : 1;
-/** Statements for `calls` calls of one user made in one turn: none (SQLite) or one (grouped). */
-const groupedQueries = (_calls: number) => (testDatabaseKind === 'sqlite' ? 0 : 1);
+/**
+ * Statements for `calls` calls of one user made in one turn: none (SQLite), one (PostgreSQL), one
+ * per MYSQL_GROUP_LIMIT calls (MySQL).
+ */
+const groupedQueries = (calls: number) =>
+  testDatabaseKind === 'sqlite' ? 0 : testDatabaseKind === 'mysql' ? Math.ceil(calls / MYSQL_GROUP_LIMIT) : 1;
 
 describe('ledger round trips', () => {
   let database: TestDatabase;
@@ -189,6 +194,21 @@ describe('ledger round trips', () => {
     await writer.flush();
   });
 
+  it('sends a long turn of one user’s calls in groups of at most MYSQL_GROUP_LIMIT on MySQL', async () => {
+    const count = MYSQL_GROUP_LIMIT + 4;
+    const reserved = await counting(() =>
+      Promise.all(
+        Array.from({ length: count }, (_, index) => billing.reserve(tokenPayer, 10, `trip-long-${index}`)),
+      ),
+    );
+    expect(reserved.queries).toBe(groupedQueries(count));
+    expect((await readBooks(handle, payer)).tokenRemain).toBe(3_000 - 10 * count);
+    await Promise.all(reserved.result.map((reservation) => billing.refund(reservation)));
+    const books = await readBooks(handle, payer);
+    expect(books.tokenRemain).toBe(3_000);
+    expect(books.quota).toBe(START);
+  });
+
   it('refuses one call of a group by itself: the others sharing its statement are kept', async () => {
     // The token holds 3,000: after the first reservation 2,000 are left, so the second is short.
     const mixed = await counting(() =>
@@ -271,14 +291,15 @@ describe('ledger round trips', () => {
     }
   });
 
-  it.runIf(testDatabaseKind === 'mysql')(
-    'sends a call the database rolled back in a deadlock again, once the conflict is gone',
-    async () => {
-      const ledger = new LedgerRoutines(handle.db, 'mysql');
+  // SQLite has one writer, in-process: no other transaction can hold a row the ledger waits for.
+  if (testDatabaseKind !== 'sqlite') {
+    it('sends a call the database rolled back in a deadlock again, once the conflict is gone', async () => {
+      const ledger = new LedgerRoutines(handle.db, testDatabaseKind === 'postgres' ? 'postgres' : 'mysql');
       await handle.db.connection().execute(async (other) => {
-        // Another transaction, heavier than the reservation (InnoDB rolls back the lighter one),
-        // holds the token's row; the reservation takes the user's row, then waits for the token.
-        await sql`START TRANSACTION`.execute(other);
+        // Another transaction holds the token's row; the reservation takes the user's row, then
+        // waits for the token. The other is made heavier (InnoDB rolls back the lighter one;
+        // PostgreSQL the one whose deadlock check runs first: the reservation, waiting longer).
+        await sql`BEGIN`.execute(other);
         for (let index = 0; index < 20; index++) {
           await sql`INSERT INTO logs (user_id, type, content) VALUES (${payer.userId}, 0, 'deadlock test')`.execute(
             other,
@@ -304,8 +325,8 @@ describe('ledger round trips', () => {
       expect(books.open.map((row) => row.id)).toContain('trip-deadlock');
       expect(await ledger.refund('trip-deadlock', tokenPayer, 250)).toBe(true);
       expect((await readBooks(handle, payer)).quota).toBe(START);
-    },
-  );
+    });
+  }
 
   it('keeps one user’s balance exact under many concurrent reserve and settle calls', async () => {
     await handle.db
