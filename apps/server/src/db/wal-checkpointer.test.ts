@@ -58,7 +58,10 @@ describe('WAL checkpoints on a worker thread', () => {
       await pause(50);
       const stats = await handle.checkpointer!.stats();
       expect(stats.checkpoints).toBeGreaterThan(5);
-      expect(statSync(`${file}-wal`).size).toBeLessThan(1500 * PAGE);
+      // The file keeps the largest extent the WAL reached. A worker starved of CPU (it runs at
+      // nice 10, and CI's two cores are busy with other test files) lets it pass 1,500 pages now
+      // and then (1,528 seen once); without a working worker it passes 3,000.
+      expect(statSync(`${file}-wal`).size).toBeLessThan(2400 * PAGE);
       expect(sqlite.prepare('select count(*) as n from rows').get()).toEqual({ n: 3000 });
     } finally {
       await handle.destroy();
