@@ -98,7 +98,7 @@ export function callProcedureQuery(call: RoutineInvocation): CompiledQuery {
   const text = kept(`call:${call.name}:${call.args.length}`, call.args.length, () => {
     return `CALL ${call.name}(${placeholders('mysql', 1, call.args.length)})`;
   });
-  return CompiledQuery.raw(text, [...call.args]);
+  return CompiledQuery.raw(text, call.args as unknown[]);
 }
 
 /**
@@ -107,15 +107,15 @@ export function callProcedureQuery(call: RoutineInvocation): CompiledQuery {
  * mix of routines varies without bound, and its text is a few concatenations.
  */
 export function selectFunctionsQuery(calls: readonly RoutineInvocation[]): CompiledQuery {
-  const parameters: unknown[] = [];
-  for (const call of calls) for (const arg of call.args) parameters.push(arg);
   if (calls.length === 1) {
     const [call] = calls as [RoutineInvocation];
     const text = kept(`select:${call.name}:${call.args.length}`, call.args.length, () => {
       return `SELECT ${call.name}(${placeholders('postgres', 1, call.args.length)}) AS result`;
     });
-    return CompiledQuery.raw(text, parameters);
+    return CompiledQuery.raw(text, call.args as unknown[]);
   }
+  const parameters: unknown[] = [];
+  for (const call of calls) for (const arg of call.args) parameters.push(arg);
   let from = 1;
   const columns = calls.map((call, index) => {
     const column = `${call.name}(${placeholders('postgres', from, call.args.length)}) AS r${index}`;

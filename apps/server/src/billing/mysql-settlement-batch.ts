@@ -21,7 +21,7 @@ export function counterArguments(items: readonly PendingSettlement[]): [string, 
  * need next: a deadlock (session 24's MariaDB benchmark, every few seconds at 500 req/s). The batch
  * reads and deletes rows by primary key, so it needs no gap locks.
  */
-export const MYSQL_BATCH_BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
+const MYSQL_BATCH_BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
 
 /**
  * The settlement writer's batch on MySQL/MariaDB: deletes the batch's settled ledger rows (only

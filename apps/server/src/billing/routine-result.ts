@@ -12,9 +12,14 @@ export function resultCode(value: unknown): number {
  * result sets followed by a status packet, and the first set holds the row.
  */
 export function readResult(rows: readonly unknown[]): number {
+  return resultCode(resultColumn(rows));
+}
+
+/** The answer's `result` column: a PostgreSQL row, or the first row of a MySQL CALL's first set. */
+function resultColumn(rows: readonly unknown[]): unknown {
   let first: unknown = rows[0];
   if (Array.isArray(first)) first = first[0];
-  return resultCode((first as { result?: unknown } | undefined)?.result);
+  return (first as { result?: unknown } | undefined)?.result;
 }
 
 /**
@@ -23,9 +28,7 @@ export function readResult(rows: readonly unknown[]): number {
  * did not answer as it must.
  */
 export function readGroupResult(rows: readonly unknown[], count: number): number[] {
-  let first: unknown = rows[0];
-  if (Array.isArray(first)) first = first[0];
-  const text = (first as { result?: unknown } | undefined)?.result;
+  const text = resultColumn(rows);
   const codes = typeof text === 'string' ? text.split(',').map(resultCode) : [];
   if (codes.length !== count) throw new Error('ledger group answered without a result per call');
   return codes;
