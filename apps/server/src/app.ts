@@ -184,7 +184,9 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     }
     // Closers run in reverse: this process's reservations close before the relay drains and flushes.
     closers.push(async () => {
-      if (await relay.runtime.billing.whenIdle(RESERVATION_DRAIN_MS)) return;
+      const idle = await relay.runtime.billing.whenIdle(RESERVATION_DRAIN_MS);
+      relay.runtime.billing.close();
+      if (idle) return;
       app.log.warn(
         'reservations still open at shutdown; the master reconciles them once this process is gone',
       );

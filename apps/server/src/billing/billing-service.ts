@@ -6,6 +6,7 @@ import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { moveToCost, type Payer } from './balance-moves.ts';
+import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
 import { LedgerRoutines } from './ledger-routines.ts';
 import { encodeEntry, type PendingSettlement } from './settlement-entry.ts';
 import { SqliteLedger } from './sqlite-ledger.ts';
@@ -52,7 +53,13 @@ export interface BillingOptions {
    * settlement writer (ADR-24). 0 or absent: never.
    */
   settleInPlaceFrom?: number;
+  /** Where failed settlements and refunds are reported (their retries too); silent when absent. */
+  log?: LedgerLog;
+  /** Waits between retries of a failed settlement or refund (tests shorten them). */
+  retryDelaysMs?: readonly number[];
 }
+
+const silentLog: LedgerLog = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
 export const quotaError = (message: string) =>
   new GatewayError(ErrorCode.QuotaInsufficient, message, { status: 403 });
@@ -68,7 +75,9 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * rows and the used-quota counters in batches and deletes the rows (see settlement-writer.ts).
  * Refund deletes the row and credits the reservation. A row reconciled meanwhile (its process was
  * taken for dead) is not touched twice: refund does nothing, settle charges the whole cost from
- * the balance and writes a fresh settled row.
+ * the balance and writes a fresh settled row. A settlement or refund the database refuses (a lost
+ * connection, an outage) is retried while the process runs, only while its row is still reserved
+ * (ledger-retries.ts); its reservation stays open, and held, until then.
  *
  * On SQLite the statements are prepared once and run through the connection's group commit
  * (sqlite-ledger.ts, ADR-21); a settlement sharing its commit with enough others writes its log
@@ -86,6 +95,7 @@ export class BillingService {
   private readonly routines: LedgerRoutines | undefined;
   readonly instanceId: string;
   private readonly settlements: SettlementSink;
+  private readonly retries: LedgerRetries;
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -93,6 +103,7 @@ export class BillingService {
   ) {
     this.instanceId = options.instanceId;
     this.settlements = options.settlements;
+    this.retries = new LedgerRetries(options.log ?? silentLog, options.retryDelaysMs);
     if (handle.kind === 'sqlite' && !handle.sqlite)
       throw new Error('SQLite billing needs the raw connection');
     this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite, options.settleInPlaceFrom ?? 0) : undefined;
@@ -139,25 +150,42 @@ export class BillingService {
     return reservation;
   }
 
-  /** Returns the whole reservation (failed call). Safe to call more than once. */
+  /**
+   * Returns the whole reservation (failed call). Safe to call more than once. Never throws: a
+   * refund the database refuses is logged and retried (LedgerRetries) while the reservation stays
+   * open, so the caller's own error is what its client sees.
+   */
   async refund(reservation: Reservation): Promise<void> {
     if (reservation.state !== 'reserved') return;
     reservation.state = 'refunded';
-    try {
-      if (reservation.amount === 0) return;
-      const { ledgerId, payer, amount } = reservation;
-      if (this.fast) await this.fast.refund(ledgerId, payer, amount);
-      else await this.routines!.refund(ledgerId, payer, amount);
-    } finally {
+    if (reservation.amount === 0) {
       this.leave(reservation, 'refunded');
+      return;
     }
+    const refundRow = () => {
+      const { ledgerId, payer, amount } = reservation;
+      return this.fast
+        ? this.fast.refund(ledgerId, payer, amount)
+        : this.routines!.refund(ledgerId, payer, amount).then(() => undefined);
+    };
+    try {
+      await refundRow();
+    } catch (error) {
+      this.retries.add(reservation.ledgerId, 'refund', error, refundRow, () =>
+        this.leave(reservation, 'refunded'),
+      );
+      return;
+    }
+    this.leave(reservation, 'refunded');
   }
 
   /**
    * Charges the real cost: refunds the excess of the reservation, or takes the difference from
    * the balance as far as it goes (the rest is reported as shortfall, never a negative balance).
    * `buildLog` makes the consume log row from what was charged; it is kept in the ledger row and
-   * written with the used-quota and request counters by the settlement writer.
+   * written with the used-quota and request counters by the settlement writer. A settlement the
+   * database refuses rejects, and is retried (LedgerRetries) while its row is still reserved; the
+   * reservation stays open until it is written.
    */
   async settle(
     reservation: Reservation,
@@ -169,25 +197,62 @@ export class BillingService {
     reservation.state = 'settled';
     const target = Math.max(0, Math.trunc(cost));
     const build = (charged: number, shortfall: number) => buildLog?.({ charged, shortfall }) ?? null;
+    let pending: PendingSettlement | null;
     try {
-      const pending = this.fast
-        ? await this.fast.settle({
-            ledgerId: reservation.ledgerId,
-            requestId: reservation.requestId,
-            payer: reservation.payer,
-            reserved: reservation.amount,
-            target,
-            channelId,
-            instanceId: this.instanceId,
-            buildLog: build,
-          })
-        : ((await this.settleByRoutine(reservation, target, channelId, build)) ??
-          (await this.settleInTransaction(reservation, target, channelId, build)));
-      if (!pending.written) this.settlements.add(pending);
-      return { charged: pending.charged, shortfall: target - pending.charged };
-    } finally {
-      this.leave(reservation, 'settled');
+      pending = await this.settleOnce(reservation, target, channelId, build, false);
+    } catch (error) {
+      if (reservation.ledgerId === '') this.leave(reservation, 'settled');
+      else {
+        const again = async () => {
+          const settled = await this.settleOnce(reservation, target, channelId, build, true);
+          if (settled && !settled.written) this.settlements.add(settled);
+        };
+        this.retries.add(reservation.ledgerId, 'settlement', error, again, () =>
+          this.leave(reservation, 'settled'),
+        );
+      }
+      throw error;
     }
+    if (pending && !pending.written) this.settlements.add(pending);
+    this.leave(reservation, 'settled');
+    const charged = pending?.charged ?? 0;
+    return { charged, shortfall: target - charged };
+  }
+
+  /** Stops retrying failed steps (shutdown); what they hold is reconciled once this process is gone. */
+  close(): void {
+    this.retries.stop();
+  }
+
+  /**
+   * One settlement attempt. `onlyIfReserved` (a retry): settle only while the ledger row is still
+   * reserved, and answer null without changing anything when it is gone, since the failed attempt
+   * may have been committed after all (a connection lost after COMMIT).
+   */
+  private async settleOnce(
+    reservation: Reservation,
+    target: number,
+    channelId: number,
+    build: (charged: number, shortfall: number) => NewLog | null,
+    onlyIfReserved: boolean,
+  ): Promise<PendingSettlement | null> {
+    if (this.fast) {
+      return this.fast.settle({
+        ledgerId: reservation.ledgerId,
+        requestId: reservation.requestId,
+        payer: reservation.payer,
+        reserved: reservation.amount,
+        target,
+        channelId,
+        instanceId: this.instanceId,
+        buildLog: build,
+        onlyIfReserved,
+      });
+    }
+    return (
+      (await this.settleByRoutine(reservation, target, channelId, build)) ??
+      (await this.settleInTransaction(reservation, target, channelId, build, onlyIfReserved))
+    );
   }
 
   /**
@@ -230,7 +295,8 @@ export class BillingService {
     target: number,
     channelId: number,
     build: (charged: number, shortfall: number) => NewLog | null,
-  ): Promise<PendingSettlement> {
+    onlyIfReserved: boolean,
+  ): Promise<PendingSettlement | null> {
     const { payer, ledgerId, requestId } = reservation;
     return this.handle.db.transaction().execute(async (trx) => {
       const at = Math.floor(Date.now() / 1000);
@@ -248,6 +314,7 @@ export class BillingService {
               .executeTakeFirst()
           ).numUpdatedRows,
         ) > 0;
+      if (!claimed && onlyIfReserved) return null;
       const held = claimed ? reservation.amount : 0;
       const charged = await moveToCost(trx, this.handle.kind, payer, held, target);
       let id = ledgerId;

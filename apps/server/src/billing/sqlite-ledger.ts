@@ -66,6 +66,11 @@ export interface SqliteSettle {
   channelId: number;
   instanceId: string;
   buildLog: (charged: number, shortfall: number) => NewLog | null;
+  /**
+   * A retry after a failed attempt: settle only while the row is still reserved, and change
+   * nothing when it is gone (the failed attempt may have been committed after all).
+   */
+  onlyIfReserved?: boolean;
 }
 
 const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
@@ -155,8 +160,9 @@ export class SqliteLedger {
   /**
    * Settles in the next group commit: in place (log row and counters written, `written` set) when
    * the commit carries `inPlaceFrom` pieces or more, else marked settled for the writer's batch.
+   * Null when `onlyIfReserved` found no reserved row (nothing changed).
    */
-  settle(r: SqliteSettle): Promise<PendingSettlement> {
+  settle(r: SqliteSettle): Promise<PendingSettlement | null> {
     return this.commit.submit(() =>
       this.inPlaceFrom > 0 && this.commit.groupSize >= this.inPlaceFrom
         ? this.settleInPlace(r)
@@ -172,11 +178,13 @@ export class SqliteLedger {
    * cost from the balance as far as it goes. Worth it when several settlements share the commit:
    * they share the log table's and its indexes' pages, which a lone settlement writes for itself.
    */
-  private settleInPlace(r: SqliteSettle): PendingSettlement {
+  private settleInPlace(r: SqliteSettle): PendingSettlement | null {
     const s = this.prepared();
     const at = Math.floor(Date.now() / 1000);
     const { payer, target } = r;
-    const held = r.ledgerId !== '' && s.unreserve.run(r.ledgerId).changes > 0 ? r.reserved : 0;
+    const unreserved = r.ledgerId !== '' && s.unreserve.run(r.ledgerId).changes > 0;
+    if (!unreserved && r.onlyIfReserved) return null;
+    const held = unreserved ? r.reserved : 0;
     const charged = target > held ? held + this.available(s, payer, target - held) : target;
     const back = held - charged;
     s.settleUser.run(back, charged, payer.userId);
@@ -199,13 +207,14 @@ export class SqliteLedger {
     };
   }
 
-  private settleNow(r: SqliteSettle): PendingSettlement {
+  private settleNow(r: SqliteSettle): PendingSettlement | null {
     const s = this.prepared();
     const at = Math.floor(Date.now() / 1000);
     const { payer, target } = r;
     let log = stamp(r.buildLog(target, 0), at);
     const claimed =
       r.ledgerId !== '' && s.claim.run(target, r.channelId, encodeEntry(at, log), r.ledgerId).changes > 0;
+    if (!claimed && r.onlyIfReserved) return null;
     const held = claimed ? r.reserved : 0;
     let charged = target;
     if (target < held) this.credit(s, payer, held - target);

@@ -70,6 +70,7 @@ export async function createRelayRuntime(
       instanceId: deps.instanceId,
       settlements,
       settleInPlaceFrom: deps.logDatabase === deps.database ? deps.ledgerTiming.settleInPlaceFrom : 0,
+      log: deps.log,
     }),
     upstream: new UpstreamClient(deps.config),
     logWriter: new LogWriter(deps.logs, deps.log, 200, 500, settlements),

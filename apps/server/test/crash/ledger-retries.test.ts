@@ -1,0 +1,171 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/database.ts';
+import { testDatabaseKind } from '../support/test-database.ts';
+import { consumeLogOf, type LedgerFixture, openLedgerFixture, readBooks } from './ledger-checks.ts';
+import { eventually } from './server-process.ts';
+
+/**
+ * A settlement or refund the database refuses is retried while the process runs, and only while
+ * its ledger row is still reserved. The outage is real: a trigger on the ledger table makes every
+ * UPDATE and DELETE of it fail (reservations still insert) until the test drops it.
+ */
+
+const seed = {
+  userId: 31,
+  tokenId: 32,
+  channelId: 33,
+  name: 'retries',
+  quota: 100_000,
+  tokenRemain: 100_000,
+};
+const payer = { userId: seed.userId, tokenId: seed.tokenId, tokenUnlimited: false };
+const consumeLog = consumeLogOf(seed);
+
+const OUTAGE: Record<typeof testDatabaseKind, { start: string[]; end: string[] }> = {
+  sqlite: {
+    start: [
+      "CREATE TRIGGER outage_update BEFORE UPDATE ON reservations BEGIN SELECT RAISE(ABORT, 'ledger outage'); END",
+      "CREATE TRIGGER outage_delete BEFORE DELETE ON reservations BEGIN SELECT RAISE(ABORT, 'ledger outage'); END",
+    ],
+    end: ['DROP TRIGGER outage_update', 'DROP TRIGGER outage_delete'],
+  },
+  postgres: {
+    start: [
+      "CREATE OR REPLACE FUNCTION ledger_outage() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger outage'; END $$",
+      'CREATE TRIGGER outage BEFORE UPDATE OR DELETE ON reservations FOR EACH ROW EXECUTE FUNCTION ledger_outage()',
+    ],
+    end: ['DROP TRIGGER outage ON reservations'],
+  },
+  mysql: {
+    start: [
+      "CREATE TRIGGER outage_update BEFORE UPDATE ON reservations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'ledger outage'",
+      "CREATE TRIGGER outage_delete BEFORE DELETE ON reservations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'ledger outage'",
+    ],
+    end: ['DROP TRIGGER outage_update', 'DROP TRIGGER outage_delete'],
+  },
+};
+
+async function run(handle: DatabaseHandle, statements: string[]): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(handle.db);
+}
+
+describe('failed settlements and refunds are retried', () => {
+  let fixture: LedgerFixture;
+  const logged: string[] = [];
+  const log = {
+    error: (_: unknown, message: string) => logged.push(`error ${message}`),
+    warn: (_: unknown, message: string) => logged.push(`warn ${message}`),
+    info: (_: unknown, message: string) => logged.push(`info ${message}`),
+  };
+
+  beforeAll(async () => {
+    fixture = await openLedgerFixture(seed, { instanceId: 'retries', log, retryDelaysMs: [300, 100] });
+  });
+  afterAll(async () => {
+    fixture?.billing.close();
+    await fixture?.close();
+  });
+  beforeEach(async () => {
+    logged.length = 0;
+    await fixture.handle.db.updateTable('users').set({ quota: seed.quota, used_quota: 0 }).execute();
+    await fixture.handle.db
+      .updateTable('tokens')
+      .set({ remain_quota: seed.tokenRemain, used_quota: 0 })
+      .execute();
+    await fixture.handle.db.deleteFrom('logs').execute();
+  });
+
+  const idle = () =>
+    eventually('the billing service to hold nothing', async () => fixture.billing.openCount === 0, 10_000);
+
+  it('settles at the real cost once the database takes writes again', async () => {
+    const { billing, handle, writer } = fixture;
+    const reservation = await billing.reserve(payer, 1_000, 'retry-settle');
+    await run(handle, OUTAGE[testDatabaseKind].start);
+    try {
+      await expect(
+        billing.settle(reservation, 400, seed.channelId, consumeLog('retry-settle')),
+      ).rejects.toThrow(/ledger outage/);
+      // Still held: the row is reserved and the reservation open, waiting for its retry.
+      const during = await readBooks(handle, payer);
+      expect(during.quota).toBe(seed.quota - 1_000);
+      expect(during.open.map((row) => [row.id, row.state])).toEqual([[reservation.ledgerId, 'reserved']]);
+      expect(billing.openCount).toBe(1);
+    } finally {
+      await run(handle, OUTAGE[testDatabaseKind].end);
+    }
+    await idle();
+    await writer.flush();
+    const after = await readBooks(handle, payer);
+    expect(after.open).toEqual([]);
+    expect(after.quota).toBe(seed.quota - 400);
+    expect(after.tokenRemain).toBe(seed.tokenRemain - 400);
+    expect(after.usedQuota).toBe(400);
+    expect(after.consume.map((row) => Number(row.quota))).toEqual([400]);
+    expect(logged[0]).toMatch(/^error settlement failed; it is retried/);
+    expect(logged.at(-1)).toBe('info settlement retried and written');
+  });
+
+  it('refunds once the database takes writes again, without throwing at the caller', async () => {
+    const { billing, handle } = fixture;
+    const reservation = await billing.reserve(payer, 700, 'retry-refund');
+    await run(handle, OUTAGE[testDatabaseKind].start);
+    try {
+      await expect(billing.refund(reservation)).resolves.toBeUndefined();
+      expect((await readBooks(handle, payer)).quota).toBe(seed.quota - 700);
+      expect(billing.openCount).toBe(1);
+    } finally {
+      await run(handle, OUTAGE[testDatabaseKind].end);
+    }
+    await idle();
+    const after = await readBooks(handle, payer);
+    expect(after.open).toEqual([]);
+    expect(after.quota).toBe(seed.quota);
+    expect(after.tokenRemain).toBe(seed.tokenRemain);
+    expect(after.consume).toEqual([]);
+  });
+
+  it('changes nothing when the row is no longer reserved (the failed attempt may have committed)', async () => {
+    const { billing, handle, writer } = fixture;
+    const reservation = await billing.reserve(payer, 1_000, 'retry-gone');
+    await run(handle, OUTAGE[testDatabaseKind].start);
+    try {
+      await expect(
+        billing.settle(reservation, 400, seed.channelId, consumeLog('retry-gone')),
+      ).rejects.toThrow(/ledger outage/);
+    } finally {
+      await run(handle, OUTAGE[testDatabaseKind].end);
+    }
+    // Before the retry (300 ms): the row goes as a committed settlement would have taken it, the
+    // balance at the cost. A retry that settled anyway would charge the cost a second time.
+    await handle.db.deleteFrom('reservations').where('id', '=', reservation.ledgerId).execute();
+    await handle.db
+      .updateTable('users')
+      .set({ quota: seed.quota - 400 })
+      .where('id', '=', seed.userId)
+      .execute();
+    await idle();
+    await writer.flush();
+    const after = await readBooks(handle, payer);
+    expect(after.quota).toBe(seed.quota - 400);
+    expect(after.open).toEqual([]);
+    expect(after.consume).toEqual([]);
+  });
+
+  it('stops retrying at shutdown, leaving the row for reconciliation', async () => {
+    const { billing, handle } = fixture;
+    const reservation = await billing.reserve(payer, 500, 'retry-stop');
+    await run(handle, OUTAGE[testDatabaseKind].start);
+    try {
+      await billing.refund(reservation);
+      billing.close();
+    } finally {
+      await run(handle, OUTAGE[testDatabaseKind].end);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const after = await readBooks(handle, payer);
+    expect(after.open.map((row) => [row.id, row.state])).toEqual([[reservation.ledgerId, 'reserved']]);
+    expect(after.quota).toBe(seed.quota - 500);
+  });
+});
