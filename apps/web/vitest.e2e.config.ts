@@ -14,6 +14,7 @@ export default defineProject({
     environment: 'node',
     include: ['e2e/**/*.e2e.ts'],
     globalSetup: ['./e2e/global-setup.ts'],
+    setupFiles: ['./e2e/support/failure-report.ts'],
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 180_000,

@@ -104,6 +104,9 @@ describe('tokens', () => {
     await row().waitFor({ state: 'detached' });
     expect(await page.getByRole('row').filter({ hasText: 'batch' }).count()).toBe(3);
     await page.getByPlaceholder('搜索令牌的名称').fill('');
+    // Session 24 saw this row not come back once in CI (passed under load since): tell an
+    // ignored clear from a search that did not run.
+    expect(await page.getByPlaceholder('搜索令牌的名称').inputValue()).toBe('');
     await page.getByRole('button', { name: /^查\s?询$/ }).click();
     await row().waitFor();
   });

@@ -32,6 +32,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Pages of the running test file, for the failure report (failure-report.ts). */
+export const openPages = new Set<Page>();
+
 /** A fresh context (empty localStorage and cookies) pointed at the server under test. */
 export async function newSession(
   browser: Browser,
@@ -39,6 +42,10 @@ export async function newSession(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport, locale: 'zh-CN' });
   context.setDefaultTimeout(30_000);
+  context.on('page', (opened) => {
+    openPages.add(opened);
+    opened.once('close', () => openPages.delete(opened));
+  });
   const page = await context.newPage();
   return { context, page };
 }
