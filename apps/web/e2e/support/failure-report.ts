@@ -19,6 +19,7 @@ beforeEach(({ task, onTestFailed }) => {
     for (const page of openPages) {
       index += 1;
       try {
+        // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the test saw.
         const text = await page.locator('body').innerText({ timeout: 5_000 });
         process.stderr.write(
           `\n[e2e failure] ${task.name}, page ${index}: ${page.url()}\n${text.slice(0, TEXT_LIMIT)}\n`,
