@@ -57,7 +57,7 @@ describe('failed settlements and refunds are retried', () => {
     error: (_: unknown, message: string) => logged.push(`error ${message}`),
     warn: (_: unknown, message: string) => logged.push(`warn ${message}`),
     info: (_: unknown, message: string) => logged.push(`info ${message}`),
-  };
+  } as never;
 
   beforeAll(async () => {
     fixture = await openLedgerFixture(seed, { instanceId: 'retries', log, retryDelaysMs: [300, 100] });
