@@ -10,6 +10,7 @@ import type { AppServices } from './app-services.ts';
 import { VerificationService } from './auth/verification-service.ts';
 import { ledgerTimingFromEnv } from './billing/ledger-timing.ts';
 import { NodeInstance } from './billing/node-instance.ts';
+import { startOrphanSweeper } from './billing/orphan-sweep.ts';
 import { reconcileOnStart, startLedgerSweeper } from './billing/reservation-ledger.ts';
 import { ensureRootUser, resolveSessionSecret } from './bootstrap.ts';
 import type { Config } from './config/env.ts';
@@ -168,6 +169,21 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     });
     relay.runtime.quotaData = quotaData;
     closers.push(relay.stop);
+    // Every node closes its own reserved rows that no call holds any more (a leak, never normal).
+    closers.push(
+      startOrphanSweeper(
+        {
+          database,
+          logDatabase,
+          options,
+          log: app.log,
+          instanceId: instance.id,
+          deadAfterMs: ledgerTiming.deadAfterMs,
+        },
+        relay.runtime.billing,
+        { everyMs: ledgerTiming.sweepMs, olderThanMs: ledgerTiming.orphanAfterMs },
+      ),
+    );
     // Reservations dead processes left open are refunded (or settled, or their settlement written)
     // before serving; then the master sweeps for processes that die later.
     if (config.nodeType === 'master') {

@@ -115,6 +115,13 @@ export class BillingService {
     return this.open.size;
   }
 
+  /** The ledger rows this process's open reservations hold (the orphan sweep leaves them alone). */
+  heldLedgerIds(): ReadonlySet<string> {
+    const ids = new Set<string>();
+    for (const reservation of this.open) if (reservation.ledgerId !== '') ids.add(reservation.ledgerId);
+    return ids;
+  }
+
   /** Resolves once every reservation of this process is settled or refunded, or after `timeoutMs`. */
   whenIdle(timeoutMs: number): Promise<boolean> {
     if (this.open.size === 0) return Promise.resolve(true);

@@ -17,6 +17,11 @@ export interface LedgerTiming {
    * many pieces writes its log row and counters itself (SETTLE_IN_PLACE_FROM, 8; 0 never, 1 always).
    */
   settleInPlaceFrom: number;
+  /**
+   * A reserved row of this process that none of its calls holds, older than this, is closed by
+   * the orphan sweep (LEDGER_ORPHAN_AFTER_MS, 10 minutes; orphan-sweep.ts).
+   */
+  orphanAfterMs: number;
 }
 
 export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
@@ -26,6 +31,7 @@ export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
   deadAfterMs: 30_000,
   sweepMs: 10_000,
   settleInPlaceFrom: 8,
+  orphanAfterMs: 600_000,
 };
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -61,6 +67,7 @@ export function ledgerTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Ledge
     deadAfterMs: positive(env, 'NODE_DEAD_AFTER_MS', d.deadAfterMs),
     sweepMs: positive(env, 'LEDGER_SWEEP_MS', d.sweepMs),
     settleInPlaceFrom: countOf(env, 'SETTLE_IN_PLACE_FROM', d.settleInPlaceFrom),
+    orphanAfterMs: positive(env, 'LEDGER_ORPHAN_AFTER_MS', d.orphanAfterMs),
   };
   if (timing.deadAfterMs <= 2 * timing.heartbeatMs) {
     throw new ConfigError('NODE_DEAD_AFTER_MS must be more than twice NODE_HEARTBEAT_MS');

@@ -33,7 +33,7 @@ export interface ReconcileResult {
   completed: number;
 }
 
-type LedgerRow = Selectable<ReservationTable>;
+export type LedgerRow = Selectable<ReservationTable>;
 
 /** The consume log row a request wrote, if any (quota charged and channel). */
 async function findConsumeLog(
@@ -59,15 +59,22 @@ async function findConsumeLog(
 }
 
 /**
- * Closes one 'reserved' row of a dead process: in one transaction, deletes it (only the caller
- * that deletes it goes on) and either settles it at the quota its consume log recorded (balance
- * and counters) or refunds it to user and token, and writes a system log row (in the same
- * transaction when logs share the main database). Returns the outcome, or null when another node
- * closed it first.
+ * Why a 'reserved' row is being closed: its process died, or its own live process holds no call
+ * for it any more (orphan-sweep.ts).
  */
-async function reconcileReserved(
+export type ReconcileCause = 'dead' | 'orphan';
+
+/**
+ * Closes one 'reserved' row of a dead process (or an orphan of a live one): in one transaction,
+ * deletes it (only the caller that deletes it goes on) and either settles it at the quota its
+ * consume log recorded (balance and counters) or refunds it to user and token, and writes a
+ * system log row (in the same transaction when logs share the main database). Returns the
+ * outcome, or null when another node closed it first.
+ */
+export async function reconcileReserved(
   deps: LedgerDependencies,
   row: LedgerRow,
+  cause: ReconcileCause = 'dead',
 ): Promise<'refunded' | 'settled' | null> {
   const { database, logDatabase, formatQuota } = deps;
   const consume = await findConsumeLog(logDatabase.db, row);
@@ -110,8 +117,9 @@ async function reconcileReserved(
       other = { reconciled: 'settled', charged_quota: charged };
     } else {
       await credit(trx, payer, amount);
-      content = `预扣额度对账：请求 ${row.request_id || row.id} 在服务退出前未结算，退还预扣额度 ${formatQuota(amount)}`;
-      other = { reconciled: 'refunded' };
+      const why = cause === 'dead' ? '在服务退出前未结算' : '已无进行中的调用持有';
+      content = `预扣额度对账：请求 ${row.request_id || row.id} ${why}，退还预扣额度 ${formatQuota(amount)}`;
+      other = { reconciled: 'refunded', ...(cause === 'orphan' ? { orphan: true } : {}) };
     }
     const user = await trx
       .selectFrom('users')
@@ -268,9 +276,9 @@ export async function reconcileReservations(
   return { ...result, nextCheckAt: nextDeathCheck(live, beats, now, deps.deadAfterMs, deps.instanceId) };
 }
 
-type SweepDependencies = Omit<LedgerDependencies, 'formatQuota'> & { options: OptionStore };
+export type SweepDependencies = Omit<LedgerDependencies, 'formatQuota'> & { options: OptionStore };
 
-function withFormat(deps: SweepDependencies): LedgerDependencies {
+export function withFormat(deps: SweepDependencies): LedgerDependencies {
   const { options } = deps;
   const formatQuota = (quota: number) =>
     formatQuotaText(quota, options.getBoolean('DisplayInCurrencyEnabled'), options.getNumber('QuotaPerUnit'));
