@@ -8,7 +8,7 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import { moveToCost, type Payer } from './balance-moves.ts';
 import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
 import { LedgerRoutines } from './ledger-routines.ts';
-import { encodeEntry, type PendingSettlement } from './settlement-entry.ts';
+import { encodeEntry, type PendingSettlement, pendingFromRow } from './settlement-entry.ts';
 import { SqliteLedger } from './sqlite-ledger.ts';
 
 export type { Payer } from './balance-moves.ts';
@@ -233,8 +233,9 @@ export class BillingService {
 
   /**
    * One settlement attempt. `onlyIfReserved` (a retry): settle only while the ledger row is still
-   * reserved, and answer null without changing anything when it is gone, since the failed attempt
-   * may have been committed after all (a connection lost after COMMIT).
+   * reserved, and change nothing when it is not, since the failed attempt may have been committed
+   * after all (a connection lost after COMMIT): a row that attempt settled is answered for the
+   * settlement writer (its log row and counters), a row gone (written, or reconciled) as null.
    */
   private async settleOnce(
     reservation: Reservation,
@@ -321,7 +322,16 @@ export class BillingService {
               .executeTakeFirst()
           ).numUpdatedRows,
         ) > 0;
-      if (!claimed && onlyIfReserved) return null;
+      if (!claimed && onlyIfReserved) {
+        // The failed attempt may have been committed: hand its settled row to the writer.
+        const settled = await trx
+          .selectFrom('reservations')
+          .selectAll()
+          .where('id', '=', ledgerId)
+          .where('state', '=', 'settled')
+          .executeTakeFirst();
+        return settled ? pendingFromRow(settled) : null;
+      }
       const held = claimed ? reservation.amount : 0;
       const charged = await moveToCost(trx, this.handle.kind, payer, held, target);
       let id = ledgerId;

@@ -3,7 +3,12 @@ import type SQLite from 'better-sqlite3';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Payer } from './balance-moves.ts';
 import { LOG_COLUMNS, logValues } from './log-values.ts';
-import { aggregateCounters, encodeEntry, type PendingSettlement } from './settlement-entry.ts';
+import {
+  aggregateCounters,
+  encodeEntry,
+  type PendingSettlement,
+  pendingFromRow,
+} from './settlement-entry.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 
 const prepareAll = (db: SQLite.Database) => ({
@@ -27,6 +32,9 @@ const prepareAll = (db: SQLite.Database) => ({
   userQuota: db.prepare('SELECT quota FROM users WHERE id = ?').pluck(),
   tokenRemain: db.prepare('SELECT remain_quota FROM tokens WHERE id = ?').pluck(),
   deleteSettled: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'settled'"),
+  settledRow: db.prepare(
+    "SELECT id, user_id, token_id, channel_id, charged, entry, created_at FROM reservations WHERE id = ? AND state = 'settled'",
+  ),
   userCounters: db.prepare(
     'UPDATE users SET used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?',
   ),
@@ -160,7 +168,8 @@ export class SqliteLedger {
   /**
    * Settles in the next group commit: in place (log row and counters written, `written` set) when
    * the commit carries `inPlaceFrom` pieces or more, else marked settled for the writer's batch.
-   * Null when `onlyIfReserved` found no reserved row (nothing changed).
+   * With `onlyIfReserved` and no reserved row, nothing changes: the answer is the row's settled
+   * work when an earlier attempt settled it after all, else null.
    */
   settle(r: SqliteSettle): Promise<PendingSettlement | null> {
     return this.commit.submit(() =>
@@ -183,7 +192,7 @@ export class SqliteLedger {
     const at = Math.floor(Date.now() / 1000);
     const { payer, target } = r;
     const unreserved = r.ledgerId !== '' && s.unreserve.run(r.ledgerId).changes > 0;
-    if (!unreserved && r.onlyIfReserved) return null;
+    if (!unreserved && r.onlyIfReserved) return settledEarlier(s, r.ledgerId);
     const held = unreserved ? r.reserved : 0;
     const charged = target > held ? held + this.available(s, payer, target - held) : target;
     const back = held - charged;
@@ -214,7 +223,7 @@ export class SqliteLedger {
     let log = stamp(r.buildLog(target, 0), at);
     const claimed =
       r.ledgerId !== '' && s.claim.run(target, r.channelId, encodeEntry(at, log), r.ledgerId).changes > 0;
-    if (!claimed && r.onlyIfReserved) return null;
+    if (!claimed && r.onlyIfReserved) return settledEarlier(s, r.ledgerId);
     const held = claimed ? r.reserved : 0;
     let charged = target;
     if (target < held) this.credit(s, payer, held - target);
@@ -262,6 +271,15 @@ export class SqliteLedger {
       return claimed.length;
     });
   }
+}
+
+/**
+ * A retry that found its row no longer reserved: the row settled by the attempt that seemed to
+ * fail, handed to the settlement writer (its log row and counters), or null when it is gone.
+ */
+function settledEarlier(s: Statements, id: string): PendingSettlement | null {
+  const row = s.settledRow.get(id) as Parameters<typeof pendingFromRow>[0] | undefined;
+  return row ? pendingFromRow(row) : null;
 }
 
 /** Stamps the log row with the settlement time (in place, as the log writer did). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { encodeEntry } from '../../src/billing/settlement-entry.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { testDatabaseKind } from '../support/test-database.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, readBooks } from './ledger-checks.ts';
@@ -151,6 +152,45 @@ describe('failed settlements and refunds are retried', () => {
     expect(after.quota).toBe(seed.quota - 400);
     expect(after.open).toEqual([]);
     expect(after.consume).toEqual([]);
+  });
+
+  it('hands a row the failed attempt settled after all to the settlement writer', async () => {
+    const { billing, handle, writer } = fixture;
+    const reservation = await billing.reserve(payer, 1_000, 'retry-committed');
+    await run(handle, OUTAGE[testDatabaseKind].start);
+    try {
+      await expect(
+        billing.settle(reservation, 400, seed.channelId, consumeLog('retry-committed')),
+      ).rejects.toThrow(/ledger outage/);
+    } finally {
+      await run(handle, OUTAGE[testDatabaseKind].end);
+    }
+    // Before the retry: the row and the balance as the attempt leaves them when its COMMIT went
+    // through and only the answer was lost.
+    const at = Math.floor(Date.now() / 1000);
+    const log = { ...consumeLog('retry-committed')({ charged: 400, shortfall: 0 }), created_at: at };
+    await handle.db
+      .updateTable('reservations')
+      .set({ state: 'settled', charged: 400, channel_id: seed.channelId, entry: encodeEntry(at, log) })
+      .where('id', '=', reservation.ledgerId)
+      .execute();
+    await handle.db
+      .updateTable('users')
+      .set({ quota: seed.quota - 400 })
+      .execute();
+    await handle.db
+      .updateTable('tokens')
+      .set({ remain_quota: seed.tokenRemain - 400 })
+      .execute();
+    await idle();
+    await writer.flush();
+    const after = await readBooks(handle, payer);
+    expect(after.open).toEqual([]);
+    expect(after.quota).toBe(seed.quota - 400);
+    expect(after.usedQuota).toBe(400);
+    expect(after.consume.map((row) => [Number(row.quota), JSON.parse(row.other!).request_id])).toEqual([
+      [400, 'retry-committed'],
+    ]);
   });
 
   it('stops retrying at shutdown, leaving the row for reconciliation', async () => {
