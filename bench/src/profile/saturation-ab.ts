@@ -1,6 +1,6 @@
 /**
  * `npm run ab -w @switchyard/bench`: Switchyard's CPU per request at saturation for several
- * variants, alternated round by round in one sitting (machine speed drifts by ±10% within minutes,
+ * variants, alternated round by round in one sitting (the order rotates each round) (machine speed drifts by ±10% within minutes,
  * so variants measured one after the other are not comparable). No profiler: the number is the
  * process's own CPU time (all threads, /proc) over the requests answered, as in the bench's
  * saturation phase. Mock upstream and load generator on CPU 0, Switchyard on CPU 1.
@@ -23,6 +23,7 @@ import { loadBenchConfig } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, readMainThreadCpuMs, stopAll } from '../processes.ts';
 import { bodies } from '../request-bodies.ts';
+import { roundOrder } from '../saturation-rounds.ts';
 import { buildSwitchyard, probeTarget, startBareProxy, startMock, startSwitchyard } from '../targets.ts';
 import { parseVariants } from './ab-variants.ts';
 
@@ -60,7 +61,9 @@ async function main(): Promise<void> {
   const body = bodies(config);
   const results = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
   for (let round = 1; round <= rounds; round++) {
-    for (const variant of variants) {
+    // Rotated each round: the variant measured second in a round ran 5-15% slower in session 25's
+    // sittings whichever build it was, so a fixed order reads as a difference between builds.
+    for (const variant of roundOrder(variants, round)) {
       // Children inherit process.env: the variant's settings are set for the start, then undone.
       const saved = Object.keys(variant.env).map((key) => [key, process.env[key]] as const);
       Object.assign(process.env, variant.env);
