@@ -169,32 +169,24 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     });
     relay.runtime.quotaData = quotaData;
     closers.push(relay.stop);
+    const ledger = {
+      database,
+      logDatabase,
+      options,
+      log: app.log,
+      instanceId: instance.id,
+      deadAfterMs: ledgerTiming.deadAfterMs,
+    };
     // Every node closes its own reserved rows that no call holds any more (a leak, never normal).
     closers.push(
-      startOrphanSweeper(
-        {
-          database,
-          logDatabase,
-          options,
-          log: app.log,
-          instanceId: instance.id,
-          deadAfterMs: ledgerTiming.deadAfterMs,
-        },
-        relay.runtime.billing,
-        { everyMs: ledgerTiming.sweepMs, olderThanMs: ledgerTiming.orphanAfterMs },
-      ),
+      startOrphanSweeper(ledger, relay.runtime.billing, {
+        everyMs: ledgerTiming.sweepMs,
+        olderThanMs: ledgerTiming.orphanAfterMs,
+      }),
     );
     // Reservations dead processes left open are refunded (or settled, or their settlement written)
     // before serving; then the master sweeps for processes that die later.
     if (config.nodeType === 'master') {
-      const ledger = {
-        database,
-        logDatabase,
-        options,
-        log: app.log,
-        instanceId: instance.id,
-        deadAfterMs: ledgerTiming.deadAfterMs,
-      };
       await reconcileOnStart(ledger);
       closers.push(startLedgerSweeper(ledger, ledgerTiming.sweepMs));
     }

@@ -51,6 +51,16 @@ async function run(handle: DatabaseHandle, statements: string[]): Promise<void> 
   for (const statement of statements) await sql.raw(statement).execute(handle.db);
 }
 
+/** Runs `during` while every UPDATE and DELETE of the ledger fails. */
+async function duringOutage(handle: DatabaseHandle, during: () => Promise<void>): Promise<void> {
+  await run(handle, OUTAGE[testDatabaseKind].start);
+  try {
+    await during();
+  } finally {
+    await run(handle, OUTAGE[testDatabaseKind].end);
+  }
+}
+
 describe('failed settlements and refunds are retried', () => {
   let fixture: LedgerFixture;
   const logged: string[] = [];
@@ -83,8 +93,7 @@ describe('failed settlements and refunds are retried', () => {
   it('settles at the real cost once the database takes writes again', async () => {
     const { billing, handle, writer } = fixture;
     const reservation = await billing.reserve(payer, 1_000, 'retry-settle');
-    await run(handle, OUTAGE[testDatabaseKind].start);
-    try {
+    await duringOutage(handle, async () => {
       await expect(
         billing.settle(reservation, 400, seed.channelId, consumeLog('retry-settle')),
       ).rejects.toThrow(/ledger outage/);
@@ -93,9 +102,7 @@ describe('failed settlements and refunds are retried', () => {
       expect(during.quota).toBe(seed.quota - 1_000);
       expect(during.open.map((row) => [row.id, row.state])).toEqual([[reservation.ledgerId, 'reserved']]);
       expect(billing.openCount).toBe(1);
-    } finally {
-      await run(handle, OUTAGE[testDatabaseKind].end);
-    }
+    });
     await idle();
     await writer.flush();
     const after = await readBooks(handle, payer);
@@ -111,14 +118,11 @@ describe('failed settlements and refunds are retried', () => {
   it('refunds once the database takes writes again, without throwing at the caller', async () => {
     const { billing, handle } = fixture;
     const reservation = await billing.reserve(payer, 700, 'retry-refund');
-    await run(handle, OUTAGE[testDatabaseKind].start);
-    try {
+    await duringOutage(handle, async () => {
       await expect(billing.refund(reservation)).resolves.toBeUndefined();
       expect((await readBooks(handle, payer)).quota).toBe(seed.quota - 700);
       expect(billing.openCount).toBe(1);
-    } finally {
-      await run(handle, OUTAGE[testDatabaseKind].end);
-    }
+    });
     await idle();
     const after = await readBooks(handle, payer);
     expect(after.open).toEqual([]);
@@ -130,14 +134,11 @@ describe('failed settlements and refunds are retried', () => {
   it('changes nothing when the row is no longer reserved (the failed attempt may have committed)', async () => {
     const { billing, handle, writer } = fixture;
     const reservation = await billing.reserve(payer, 1_000, 'retry-gone');
-    await run(handle, OUTAGE[testDatabaseKind].start);
-    try {
+    await duringOutage(handle, async () => {
       await expect(
         billing.settle(reservation, 400, seed.channelId, consumeLog('retry-gone')),
       ).rejects.toThrow(/ledger outage/);
-    } finally {
-      await run(handle, OUTAGE[testDatabaseKind].end);
-    }
+    });
     // Before the retry (300 ms): the row goes as a committed settlement would have taken it, the
     // balance at the cost. A retry that settled anyway would charge the cost a second time.
     await handle.db.deleteFrom('reservations').where('id', '=', reservation.ledgerId).execute();
@@ -157,14 +158,11 @@ describe('failed settlements and refunds are retried', () => {
   it('hands a row the failed attempt settled after all to the settlement writer', async () => {
     const { billing, handle, writer } = fixture;
     const reservation = await billing.reserve(payer, 1_000, 'retry-committed');
-    await run(handle, OUTAGE[testDatabaseKind].start);
-    try {
+    await duringOutage(handle, async () => {
       await expect(
         billing.settle(reservation, 400, seed.channelId, consumeLog('retry-committed')),
       ).rejects.toThrow(/ledger outage/);
-    } finally {
-      await run(handle, OUTAGE[testDatabaseKind].end);
-    }
+    });
     // Before the retry: the row and the balance as the attempt leaves them when its COMMIT went
     // through and only the answer was lost.
     const at = Math.floor(Date.now() / 1000);
@@ -196,13 +194,10 @@ describe('failed settlements and refunds are retried', () => {
   it('stops retrying at shutdown, leaving the row for reconciliation', async () => {
     const { billing, handle } = fixture;
     const reservation = await billing.reserve(payer, 500, 'retry-stop');
-    await run(handle, OUTAGE[testDatabaseKind].start);
-    try {
+    await duringOutage(handle, async () => {
       await billing.refund(reservation);
       billing.close();
-    } finally {
-      await run(handle, OUTAGE[testDatabaseKind].end);
-    }
+    });
     await new Promise((resolve) => setTimeout(resolve, 600));
     const after = await readBooks(handle, payer);
     expect(after.open.map((row) => [row.id, row.state])).toEqual([[reservation.ledgerId, 'reserved']]);
