@@ -5,10 +5,12 @@ import type { DatabaseHandle } from '../db/database.ts';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
-import { moveToCost, type Payer } from './balance-moves.ts';
+import type { Payer } from './balance-moves.ts';
 import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
 import { LedgerRoutines } from './ledger-routines.ts';
-import { encodeEntry, type PendingSettlement, pendingFromRow } from './settlement-entry.ts';
+import { settleByRoutine, settleInTransaction } from './server-settlement.ts';
+import type { SettleAttempt } from './settle-attempt.ts';
+import type { PendingSettlement } from './settlement-entry.ts';
 import { SqliteLedger } from './sqlite-ledger.ts';
 
 export type { Payer } from './balance-moves.ts';
@@ -84,7 +86,7 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * row and counters in that commit instead of leaving them to the writer (`settleInPlaceFrom`,
  * ADR-24). PostgreSQL and MySQL call one server-side routine per reserve,
  * settle or refund (ledger-routines.ts), and settle falls back to a Kysely transaction for the
- * rare case the routine declines.
+ * rare case the routine declines (server-settlement.ts).
  */
 export class BillingService {
   /** Reservations of this process not yet settled or refunded (shutdown waits for them). */
@@ -244,119 +246,21 @@ export class BillingService {
     build: (charged: number, shortfall: number) => NewLog | null,
     onlyIfReserved: boolean,
   ): Promise<PendingSettlement | null> {
-    if (this.fast) {
-      return this.fast.settle({
-        ledgerId: reservation.ledgerId,
-        requestId: reservation.requestId,
-        payer: reservation.payer,
-        reserved: reservation.amount,
-        target,
-        channelId,
-        instanceId: this.instanceId,
-        buildLog: build,
-        onlyIfReserved,
-      });
-    }
-    return (
-      (await this.settleByRoutine(reservation, target, channelId, build)) ??
-      (await this.settleInTransaction(reservation, target, channelId, build, onlyIfReserved))
-    );
-  }
-
-  /**
-   * PostgreSQL/MySQL's common case in one round trip: the reserved row settles at the full cost.
-   * Null when the routine changed nothing (row reconciled meanwhile, or a balance too short for
-   * the cost beyond the reservation): the general transaction handles those.
-   */
-  private async settleByRoutine(
-    reservation: Reservation,
-    target: number,
-    channelId: number,
-    build: (charged: number, shortfall: number) => NewLog | null,
-  ): Promise<PendingSettlement | null> {
-    const { payer, ledgerId, amount } = reservation;
-    if (!this.routines || ledgerId === '') return null;
-    const at = Math.floor(Date.now() / 1000);
-    const log = stampLog(build(target, 0), at);
-    const outcome = await this.routines.settle({
-      id: ledgerId,
-      payer,
-      reserved: amount,
+    const attempt: SettleAttempt = {
+      ledgerId: reservation.ledgerId,
+      requestId: reservation.requestId,
+      payer: reservation.payer,
+      reserved: reservation.amount,
       target,
       channelId,
-      entry: encodeEntry(at, log),
-    });
-    if (outcome !== 'settled') return null;
-    return {
-      id: ledgerId,
-      userId: payer.userId,
-      tokenId: payer.tokenId,
-      channelId,
-      charged: target,
-      at,
-      log,
+      instanceId: this.instanceId,
+      buildLog: build,
+      onlyIfReserved,
     };
-  }
-
-  private settleInTransaction(
-    reservation: Reservation,
-    target: number,
-    channelId: number,
-    build: (charged: number, shortfall: number) => NewLog | null,
-    onlyIfReserved: boolean,
-  ): Promise<PendingSettlement | null> {
-    const { payer, ledgerId, requestId } = reservation;
-    return this.handle.db.transaction().execute(async (trx) => {
-      const at = Math.floor(Date.now() / 1000);
-      let log = stampLog(build(target, 0), at);
-      // Claim the row first (lock order: ledger row, then balances).
-      const claimed =
-        ledgerId !== '' &&
-        Number(
-          (
-            await trx
-              .updateTable('reservations')
-              .set({ state: 'settled', charged: target, channel_id: channelId, entry: encodeEntry(at, log) })
-              .where('id', '=', ledgerId)
-              .where('state', '=', 'reserved')
-              .executeTakeFirst()
-          ).numUpdatedRows,
-        ) > 0;
-      if (!claimed && onlyIfReserved) {
-        // The failed attempt may have been committed: hand its settled row to the writer.
-        const settled = await trx
-          .selectFrom('reservations')
-          .selectAll()
-          .where('id', '=', ledgerId)
-          .where('state', '=', 'settled')
-          .executeTakeFirst();
-        return settled ? pendingFromRow(settled) : null;
-      }
-      const held = claimed ? reservation.amount : 0;
-      const charged = await moveToCost(trx, this.handle.kind, payer, held, target);
-      let id = ledgerId;
-      if (!claimed) {
-        log = stampLog(build(charged, target - charged), at);
-        id = randomUUID();
-        await insertSettledRow(trx, {
-          id,
-          requestId,
-          payer,
-          instanceId: this.instanceId,
-          charged,
-          channelId,
-          entry: encodeEntry(at, log),
-        });
-      } else if (charged !== target) {
-        log = stampLog(build(charged, target - charged), at);
-        await trx
-          .updateTable('reservations')
-          .set({ charged, entry: encodeEntry(at, log) })
-          .where('id', '=', id)
-          .execute();
-      }
-      return { id, userId: payer.userId, tokenId: payer.tokenId, channelId, charged, at, log };
-    });
+    if (this.fast) return this.fast.settle(attempt);
+    return (
+      (await settleByRoutine(this.routines!, attempt)) ?? (await settleInTransaction(this.handle, attempt))
+    );
   }
 
   /**
@@ -396,41 +300,4 @@ export class BillingService {
       return true;
     });
   }
-}
-
-function stampLog(log: NewLog | null, at: number): NewLog | null {
-  if (log && log.created_at === undefined) log.created_at = at;
-  return log;
-}
-
-/** A settled row for a settlement that found no reserved row (nothing reserved, or reconciled). */
-async function insertSettledRow(
-  trx: Transaction<Database>,
-  row: {
-    id: string;
-    requestId: string;
-    payer: Payer;
-    instanceId: string;
-    charged: number;
-    channelId: number;
-    entry: string;
-  },
-): Promise<void> {
-  await trx
-    .insertInto('reservations')
-    .values({
-      id: row.id,
-      request_id: row.requestId.slice(0, 64),
-      user_id: row.payer.userId,
-      token_id: row.payer.tokenId,
-      token_limited: row.payer.tokenId > 0 && !row.payer.tokenUnlimited ? 1 : 0,
-      amount: 0,
-      created_at: Date.now(),
-      instance_id: row.instanceId,
-      state: 'settled',
-      charged: row.charged,
-      channel_id: row.channelId,
-      entry: row.entry,
-    })
-    .execute();
 }

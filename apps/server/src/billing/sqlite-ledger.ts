@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Payer } from './balance-moves.ts';
 import { LOG_COLUMNS, logValues } from './log-values.ts';
+import { type SettleAttempt, stampLog } from './settle-attempt.ts';
 import {
   aggregateCounters,
   encodeEntry,
@@ -62,23 +62,6 @@ export interface SqliteReserve {
   payer: Payer;
   amount: number;
   instanceId: string;
-}
-
-export interface SqliteSettle {
-  /** '' when nothing was reserved. */
-  ledgerId: string;
-  requestId: string;
-  payer: Payer;
-  reserved: number;
-  target: number;
-  channelId: number;
-  instanceId: string;
-  buildLog: (charged: number, shortfall: number) => NewLog | null;
-  /**
-   * A retry after a failed attempt: settle only while the row is still reserved, and change
-   * nothing when it is gone (the failed attempt may have been committed after all).
-   */
-  onlyIfReserved?: boolean;
 }
 
 const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
@@ -171,7 +154,7 @@ export class SqliteLedger {
    * With `onlyIfReserved` and no reserved row, nothing changes: the answer is the row's settled
    * work when an earlier attempt settled it after all, else null.
    */
-  settle(r: SqliteSettle): Promise<PendingSettlement | null> {
+  settle(r: SettleAttempt): Promise<PendingSettlement | null> {
     return this.commit.submit(() =>
       this.inPlaceFrom > 0 && this.commit.groupSize >= this.inPlaceFrom
         ? this.settleInPlace(r)
@@ -187,7 +170,7 @@ export class SqliteLedger {
    * cost from the balance as far as it goes. Worth it when several settlements share the commit:
    * they share the log table's and its indexes' pages, which a lone settlement writes for itself.
    */
-  private settleInPlace(r: SqliteSettle): PendingSettlement | null {
+  private settleInPlace(r: SettleAttempt): PendingSettlement | null {
     const s = this.prepared();
     const at = Math.floor(Date.now() / 1000);
     const { payer, target } = r;
@@ -199,7 +182,7 @@ export class SqliteLedger {
     s.settleUser.run(back, charged, payer.userId);
     if (payer.tokenId > 0) s.settleToken.run(limited(payer) ? back : 0, charged, at, payer.tokenId);
     if (r.channelId > 0 && charged > 0) s.channelCounters.run(charged, r.channelId);
-    const log = stamp(r.buildLog(charged, target - charged), at);
+    const log = stampLog(r.buildLog(charged, target - charged), at);
     if (log) {
       this.logInsert ??= prepareLogInsert(this.db);
       this.logInsert.run(logValues(log, at));
@@ -216,11 +199,11 @@ export class SqliteLedger {
     };
   }
 
-  private settleNow(r: SqliteSettle): PendingSettlement | null {
+  private settleNow(r: SettleAttempt): PendingSettlement | null {
     const s = this.prepared();
     const at = Math.floor(Date.now() / 1000);
     const { payer, target } = r;
-    let log = stamp(r.buildLog(target, 0), at);
+    let log = stampLog(r.buildLog(target, 0), at);
     const claimed =
       r.ledgerId !== '' && s.claim.run(target, r.channelId, encodeEntry(at, log), r.ledgerId).changes > 0;
     if (!claimed && r.onlyIfReserved) return settledEarlier(s, r.ledgerId);
@@ -232,7 +215,7 @@ export class SqliteLedger {
     if (!claimed) {
       // Reconciled meanwhile (or nothing reserved): the whole cost came from the balance; a new
       // settled row carries the log and counters.
-      log = stamp(r.buildLog(charged, target - charged), at);
+      log = stampLog(r.buildLog(charged, target - charged), at);
       id = randomUUID();
       s.insertSettled.run(
         id,
@@ -247,7 +230,7 @@ export class SqliteLedger {
         encodeEntry(at, log),
       );
     } else if (charged !== target) {
-      log = stamp(r.buildLog(charged, target - charged), at);
+      log = stampLog(r.buildLog(charged, target - charged), at);
       s.fixCharge.run(charged, encodeEntry(at, log), id);
     }
     return { id, userId: payer.userId, tokenId: payer.tokenId, channelId: r.channelId, charged, at, log };
@@ -280,10 +263,4 @@ export class SqliteLedger {
 function settledEarlier(s: Statements, id: string): PendingSettlement | null {
   const row = s.settledRow.get(id) as Parameters<typeof pendingFromRow>[0] | undefined;
   return row ? pendingFromRow(row) : null;
-}
-
-/** Stamps the log row with the settlement time (in place, as the log writer did). */
-function stamp(log: NewLog | null, at: number): NewLog | null {
-  if (log && log.created_at === undefined) log.created_at = at;
-  return log;
 }
