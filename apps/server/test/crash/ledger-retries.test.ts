@@ -90,6 +90,18 @@ describe('failed settlements and refunds are retried', () => {
   const idle = () =>
     eventually('the billing service to hold nothing', async () => fixture.billing.openCount === 0, 10_000);
 
+  /** Reserves 1,000 and settles the call at 400 during an outage: the settlement is refused. */
+  async function refusedSettlement(requestId: string) {
+    const { billing, handle } = fixture;
+    const reservation = await billing.reserve(payer, 1_000, requestId);
+    await duringOutage(handle, async () => {
+      await expect(billing.settle(reservation, 400, seed.channelId, consumeLog(requestId))).rejects.toThrow(
+        /ledger outage/,
+      );
+    });
+    return reservation;
+  }
+
   it('settles at the real cost once the database takes writes again', async () => {
     const { billing, handle, writer } = fixture;
     const reservation = await billing.reserve(payer, 1_000, 'retry-settle');
@@ -132,13 +144,8 @@ describe('failed settlements and refunds are retried', () => {
   });
 
   it('changes nothing when the row is no longer reserved (the failed attempt may have committed)', async () => {
-    const { billing, handle, writer } = fixture;
-    const reservation = await billing.reserve(payer, 1_000, 'retry-gone');
-    await duringOutage(handle, async () => {
-      await expect(
-        billing.settle(reservation, 400, seed.channelId, consumeLog('retry-gone')),
-      ).rejects.toThrow(/ledger outage/);
-    });
+    const { handle, writer } = fixture;
+    const reservation = await refusedSettlement('retry-gone');
     // Before the retry (300 ms): the row goes as a committed settlement would have taken it, the
     // balance at the cost. A retry that settled anyway would charge the cost a second time.
     await handle.db.deleteFrom('reservations').where('id', '=', reservation.ledgerId).execute();
@@ -156,13 +163,8 @@ describe('failed settlements and refunds are retried', () => {
   });
 
   it('hands a row the failed attempt settled after all to the settlement writer', async () => {
-    const { billing, handle, writer } = fixture;
-    const reservation = await billing.reserve(payer, 1_000, 'retry-committed');
-    await duringOutage(handle, async () => {
-      await expect(
-        billing.settle(reservation, 400, seed.channelId, consumeLog('retry-committed')),
-      ).rejects.toThrow(/ledger outage/);
-    });
+    const { handle, writer } = fixture;
+    const reservation = await refusedSettlement('retry-committed');
     // Before the retry: the row and the balance as the attempt leaves them when its COMMIT went
     // through and only the answer was lost.
     const at = Math.floor(Date.now() / 1000);
