@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../src/app.ts';
+import { type BuildAppOptions, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config/env.ts';
 import { createTestDatabase, type TestDatabase } from './support/test-database.ts';
 
@@ -52,8 +52,17 @@ export function envelope(response: LightMyRequestResponse): { success: boolean; 
   return response.json();
 }
 
+/** Options of a test app beyond its environment. */
+export interface TestAppOptions {
+  /** Fastify's logger option (silent when absent), e.g. `{ level: 'warn', stream }` to read its lines. */
+  logger?: BuildAppOptions['logger'];
+}
+
 /** Builds the app on a fresh database; environment overrides apply on top of test defaults. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config: Config = {
     ...loadConfig({
@@ -66,7 +75,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   };
   let app: FastifyInstance;
   try {
-    app = await buildApp({ config, logger: false });
+    app = await buildApp({ config, logger: options.logger ?? false });
   } catch (error) {
     await database.drop();
     throw error;

@@ -10,6 +10,7 @@ import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
 import { LedgerRoutines } from './ledger-routines.ts';
 import { settleByRoutine, settleInTransaction } from './server-settlement.ts';
 import type { SettleAttempt } from './settle-attempt.ts';
+import { SettlementDeferred } from './settlement-deferred.ts';
 import type { PendingSettlement } from './settlement-entry.ts';
 import { SqliteLedger } from './sqlite-ledger.ts';
 
@@ -193,8 +194,9 @@ export class BillingService {
    * the balance as far as it goes (the rest is reported as shortfall, never a negative balance).
    * `buildLog` makes the consume log row from what was charged; it is kept in the ledger row and
    * written with the used-quota and request counters by the settlement writer. A settlement the
-   * database refuses rejects, and is retried (LedgerRetries) while its row is still reserved; the
-   * reservation stays open until it is written.
+   * database refuses rejects with `SettlementDeferred` (already logged) and is retried
+   * (LedgerRetries) while its row is still reserved; the reservation stays open until it is
+   * written.
    */
   async settle(
     reservation: Reservation,
@@ -210,17 +212,27 @@ export class BillingService {
     try {
       pending = await this.settleOnce(reservation, target, channelId, build, false);
     } catch (error) {
-      if (reservation.ledgerId === '') this.leave(reservation, 'settled');
-      else {
-        const again = async () => {
-          const settled = await this.settleOnce(reservation, target, channelId, build, true);
-          if (settled && !settled.written) this.settlements.add(settled);
-        };
-        this.retries.add(reservation.ledgerId, 'settlement', error, again, () =>
-          this.leave(reservation, 'settled'),
-        );
+      if (reservation.ledgerId === '') {
+        this.leave(reservation, 'settled');
+        throw error;
       }
-      throw error;
+      let late: Settlement = { charged: 0, shortfall: target };
+      let written: (settlement: Settlement) => void = () => undefined;
+      const whenWritten = new Promise<Settlement>((resolve) => {
+        written = resolve;
+      });
+      const again = async () => {
+        const settled = await this.settleOnce(reservation, target, channelId, build, true);
+        if (settled && !settled.written) this.settlements.add(settled);
+        // null: the row was gone (the failed attempt was committed after all, or it was reconciled).
+        const charged = settled?.charged ?? 0;
+        late = { charged, shortfall: target - charged };
+      };
+      this.retries.add(reservation.ledgerId, 'settlement', error, again, () => {
+        this.leave(reservation, 'settled');
+        written(late);
+      });
+      throw new SettlementDeferred(error, whenWritten);
     }
     if (pending && !pending.written) this.settlements.add(pending);
     this.leave(reservation, 'settled');

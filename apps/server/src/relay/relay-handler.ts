@@ -150,7 +150,7 @@ export async function relayCall(
       success,
       reply,
       (outcome) => {
-        const settlement = settleUsage(context, relay, options, outcome)
+        const settlement = settleUsage(context, relay, options, outcome, request.log)
           .catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'))
           .finally(() => relay.settlements.delete(settlement));
         relay.settlements.add(settlement);

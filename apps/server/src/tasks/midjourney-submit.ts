@@ -206,7 +206,16 @@ export async function submitMidjourney(
       properties: JSON.stringify(properties),
     });
     if (accepted && price && amount > 0) {
-      await chargeTask(services, caller, reservation, price, channel.id, parsed.action, response.result);
+      await chargeTask(
+        services,
+        caller,
+        reservation,
+        price,
+        channel.id,
+        parsed.action,
+        response.result,
+        request.log,
+      );
     } else {
       await services.relay.billing.refund(reservation);
     }

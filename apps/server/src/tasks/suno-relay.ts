@@ -129,7 +129,16 @@ export async function submitSuno(
       properties: JSON.stringify({ input: typeof body.prompt === 'string' ? body.prompt : '' }),
       data: null,
     });
-    await chargeTask(services, caller, reservation, price, attempt.channel.id, submit.action, answer.taskId);
+    await chargeTask(
+      services,
+      caller,
+      reservation,
+      price,
+      attempt.channel.id,
+      submit.action,
+      answer.taskId,
+      request.log,
+    );
     return reply.code(200).send({ code: 'success', message: '', data: answer.taskId });
   } finally {
     await services.relay.billing.refund(reservation);

@@ -1,10 +1,11 @@
 import { formatQuota, LogType } from '@switchyard/shared';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppServices } from '../app-services.ts';
 import type { Reservation, Settlement } from '../billing/billing-service.ts';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { TokenRow } from '../db/repositories/token-repository.ts';
 import { priceTablesOf } from '../relay/stages/price-request.ts';
-import { recordCharge } from '../relay/stages/record-charge.ts';
+import { settleAndRecord } from '../relay/stages/record-charge.ts';
 import type { CachedUser } from '../relay/token-cache.ts';
 import { type TaskPrice, taskPriceOf } from './task-price.ts';
 
@@ -69,7 +70,8 @@ export function reserveTaskQuota(
  * Charges an accepted submit: settles the reservation at the price (the used quota and request
  * counts of user, token and channel follow in the settlement writer's batch, with the consume log
  * `模型固定价格 …，分组倍率 …，操作 <action>，ID <task id>`), then the dashboard data and the
- * low-quota warning.
+ * low-quota warning. A settlement the database refused is retried (ADR-26) and does not fail the
+ * submit: the task exists upstream and is charged once the retry writes it (0 is returned then).
  */
 export async function chargeTask(
   services: AppServices,
@@ -79,6 +81,7 @@ export async function chargeTask(
   channelId: number,
   action: string,
   taskId: string,
+  log: Pick<FastifyBaseLogger, 'error'>,
 ): Promise<number> {
   const { relay, options } = services;
   const buildLog = options.getBoolean('LogConsumeEnabled')
@@ -103,15 +106,13 @@ export async function chargeTask(
         }),
       })
     : undefined;
-  const settlement = await relay.billing.settle(reservation, price.quota, channelId, buildLog);
-  await recordCharge(relay, options, {
-    userId: caller.user.id,
-    username: caller.user.username,
-    modelName: price.model,
-    quota: settlement.charged,
-    tokenUsed: 0,
-  });
-  return settlement.charged;
+  return settleAndRecord(
+    relay,
+    options,
+    log,
+    { reservation, cost: price.quota, channelId, buildLog },
+    { userId: caller.user.id, username: caller.user.username, modelName: price.model, tokenUsed: 0 },
+  );
 }
 
 /** Writes the system log row of a task refund (`<what> <task id>，补偿 $x`). */

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SettlementDeferred } from '../../src/billing/settlement-deferred.ts';
 import { encodeEntry } from '../../src/billing/settlement-entry.ts';
-import type { DatabaseHandle } from '../../src/db/database.ts';
-import { testDatabaseKind } from '../support/test-database.ts';
+import { duringOutage } from '../support/ledger-outage.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, readBooks } from './ledger-checks.ts';
 import { eventually } from './server-process.ts';
 
@@ -22,44 +21,6 @@ const seed = {
 };
 const payer = { userId: seed.userId, tokenId: seed.tokenId, tokenUnlimited: false };
 const consumeLog = consumeLogOf(seed);
-
-const OUTAGE: Record<typeof testDatabaseKind, { start: string[]; end: string[] }> = {
-  sqlite: {
-    start: [
-      "CREATE TRIGGER outage_update BEFORE UPDATE ON reservations BEGIN SELECT RAISE(ABORT, 'ledger outage'); END",
-      "CREATE TRIGGER outage_delete BEFORE DELETE ON reservations BEGIN SELECT RAISE(ABORT, 'ledger outage'); END",
-    ],
-    end: ['DROP TRIGGER outage_update', 'DROP TRIGGER outage_delete'],
-  },
-  postgres: {
-    start: [
-      "CREATE OR REPLACE FUNCTION ledger_outage() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'ledger outage'; END $$",
-      'CREATE TRIGGER outage BEFORE UPDATE OR DELETE ON reservations FOR EACH ROW EXECUTE FUNCTION ledger_outage()',
-    ],
-    end: ['DROP TRIGGER outage ON reservations'],
-  },
-  mysql: {
-    start: [
-      "CREATE TRIGGER outage_update BEFORE UPDATE ON reservations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'ledger outage'",
-      "CREATE TRIGGER outage_delete BEFORE DELETE ON reservations FOR EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'ledger outage'",
-    ],
-    end: ['DROP TRIGGER outage_update', 'DROP TRIGGER outage_delete'],
-  },
-};
-
-async function run(handle: DatabaseHandle, statements: string[]): Promise<void> {
-  for (const statement of statements) await sql.raw(statement).execute(handle.db);
-}
-
-/** Runs `during` while every UPDATE and DELETE of the ledger fails. */
-async function duringOutage(handle: DatabaseHandle, during: () => Promise<void>): Promise<void> {
-  await run(handle, OUTAGE[testDatabaseKind].start);
-  try {
-    await during();
-  } finally {
-    await run(handle, OUTAGE[testDatabaseKind].end);
-  }
-}
 
 describe('failed settlements and refunds are retried', () => {
   let fixture: LedgerFixture;
@@ -105,10 +66,14 @@ describe('failed settlements and refunds are retried', () => {
   it('settles at the real cost once the database takes writes again', async () => {
     const { billing, handle, writer } = fixture;
     const reservation = await billing.reserve(payer, 1_000, 'retry-settle');
+    let deferred: unknown;
     await duringOutage(handle, async () => {
-      await expect(
-        billing.settle(reservation, 400, seed.channelId, consumeLog('retry-settle')),
-      ).rejects.toThrow(/ledger outage/);
+      deferred = await billing
+        .settle(reservation, 400, seed.channelId, consumeLog('retry-settle'))
+        .catch((error: unknown) => error);
+      // Rejected with what was refused, marked as handed to the retries (and logged there).
+      expect(deferred).toBeInstanceOf(SettlementDeferred);
+      expect((deferred as Error).message).toMatch(/ledger outage/);
       // Still held: the row is reserved and the reservation open, waiting for its retry.
       const during = await readBooks(handle, payer);
       expect(during.quota).toBe(seed.quota - 1_000);
@@ -123,6 +88,8 @@ describe('failed settlements and refunds are retried', () => {
     expect(after.tokenRemain).toBe(seed.tokenRemain - 400);
     expect(after.usedQuota).toBe(400);
     expect(after.consume.map((row) => Number(row.quota))).toEqual([400]);
+    // What the retry charged reaches the caller, for the bookkeeping that follows a settlement.
+    await expect((deferred as SettlementDeferred).written).resolves.toEqual({ charged: 400, shortfall: 0 });
     expect(logged[0]).toMatch(/^error settlement failed; it is retried/);
     expect(logged.at(-1)).toBe('info settlement retried and written');
   });

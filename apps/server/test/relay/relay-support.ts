@@ -1,5 +1,5 @@
 import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
-import { buildTestApp, type ConsoleClient, envelope, type TestApp } from '../helper.ts';
+import { buildTestApp, type ConsoleClient, envelope, type TestApp, type TestAppOptions } from '../helper.ts';
 
 /** An app listening on a real port, a mock upstream, and the root console client. */
 export interface RelayFixture {
@@ -25,9 +25,12 @@ export interface ChannelInput {
 }
 
 /** Starts everything a relay test needs. `env` overrides the test app's environment. */
-export async function startRelayFixture(env: Record<string, string> = {}): Promise<RelayFixture> {
+export async function startRelayFixture(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<RelayFixture> {
   const mock = await startMockUpstream();
-  const t = await buildTestApp(env);
+  const t = await buildTestApp(env, options);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,3 +1,6 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ConsumeLogBuilder, Reservation } from '../../billing/billing-service.ts';
+import { SettlementDeferred } from '../../billing/settlement-deferred.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 
@@ -32,4 +35,41 @@ export async function recordCharge(
       tokenUsed: charge.tokenUsed,
     });
   }
+}
+
+/**
+ * Settles a call at `cost` and records the charge (`recordCharge`); returns what was charged. A
+ * settlement the database refused (`SettlementDeferred`: logged and retried by the billing
+ * service) does not fail the caller, whose answer is already sent or about to be: it returns 0 and
+ * records the charge once a retry writes it.
+ */
+export async function settleAndRecord(
+  runtime: RelayRuntime,
+  options: OptionStore,
+  log: Pick<FastifyBaseLogger, 'error'>,
+  settle: { reservation: Reservation; cost: number; channelId: number; buildLog?: ConsumeLogBuilder },
+  charge: Omit<Charge, 'quota'>,
+): Promise<number> {
+  let charged: number;
+  try {
+    const settlement = await runtime.billing.settle(
+      settle.reservation,
+      settle.cost,
+      settle.channelId,
+      settle.buildLog,
+    );
+    charged = settlement.charged;
+  } catch (error) {
+    if (!(error instanceof SettlementDeferred)) throw error;
+    error.written.then(
+      (late) =>
+        recordCharge(runtime, options, { ...charge, quota: late.charged }).catch((failure: unknown) =>
+          log.error({ err: failure }, 'recording a retried settlement failed'),
+        ),
+      () => undefined,
+    );
+    return 0;
+  }
+  await recordCharge(runtime, options, { ...charge, quota: charged });
+  return charged;
 }

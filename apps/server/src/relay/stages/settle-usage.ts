@@ -1,5 +1,6 @@
 import type { Usage } from '@switchyard/relay-kit';
 import { LogType } from '@switchyard/shared';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Settlement } from '../../billing/billing-service.ts';
 import { type BilledUsage, computeQuota } from '../../billing/compute-quota.ts';
 import type { NewLog } from '../../db/repositories/log-repository.ts';
@@ -7,7 +8,7 @@ import type { OptionStore } from '../../options/option-store.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
-import { recordCharge } from './record-charge.ts';
+import { settleAndRecord } from './record-charge.ts';
 
 /** How the call ended, as far as billing is concerned. */
 export interface CallOutcome {
@@ -123,6 +124,7 @@ export async function settleUsage(
   runtime: RelayRuntime,
   options: OptionStore,
   outcome: CallOutcome,
+  log: Pick<FastifyBaseLogger, 'error'>,
 ) {
   if (!outcome.delivered) {
     await runtime.billing.refund(context.reservation);
@@ -140,12 +142,16 @@ export async function settleUsage(
   const buildLog = options.getBoolean('LogConsumeEnabled')
     ? (settlement: Settlement) => consumeLogRow(context, outcome, usage, settlement)
     : undefined;
-  const settlement = await runtime.billing.settle(context.reservation, cost, outcome.channel.id, buildLog);
-  await recordCharge(runtime, options, {
-    userId: context.caller.user.id,
-    username: context.caller.user.username,
-    modelName: context.call.model,
-    quota: settlement.charged,
-    tokenUsed: usage.promptTokens + usage.completionTokens,
-  });
+  await settleAndRecord(
+    runtime,
+    options,
+    log,
+    { reservation: context.reservation, cost, channelId: outcome.channel.id, buildLog },
+    {
+      userId: context.caller.user.id,
+      username: context.caller.user.username,
+      modelName: context.call.model,
+      tokenUsed: usage.promptTokens + usage.completionTokens,
+    },
+  );
 }
