@@ -16,6 +16,8 @@
  * process, each reported on its own line (tells a slow process apart from a slow minute).
  * AB_WARMUP (10 s at AB_CONNECTIONS before the first window): Switchyard needs ~10 s at saturation
  * before the JIT's steady state (its first 6 s cost 10-15% more CPU per request).
+ * AB_LOAD=streams: the measured windows open streamed chats at AB_RATE (200) per second, as the
+ * bench's streaming phase does, and the summary compares the first byte's p50 instead.
  */
 
 import { readFileSync } from 'node:fs';
@@ -51,7 +53,9 @@ async function main(): Promise<void> {
   const rounds = Number(process.env.AB_ROUNDS ?? 3);
   const seconds = Number(process.env.AB_SECONDS ?? 10);
   const connections = Number(process.env.AB_CONNECTIONS ?? 64);
-  const rate = Number(process.env.AB_RATE ?? 0);
+  const streams = process.env.AB_LOAD === 'streams';
+  if (process.env.AB_LOAD !== undefined && !streams) throw new Error('AB_LOAD must be streams or unset');
+  const rate = Number(process.env.AB_RATE ?? (streams ? 200 : 0));
   const windows = Math.max(1, Number(process.env.AB_WINDOWS ?? 1));
   const warmupSeconds = Number(process.env.AB_WARMUP ?? 10);
   const pinned = config.pin && hasTaskset;
@@ -87,9 +91,11 @@ async function main(): Promise<void> {
           const segmentsBefore = tcpSegmentsSent();
           const callsBefore = systemCalls(pid);
           const result = await load.run(
-            rate > 0
-              ? { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds }
-              : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
+            streams
+              ? { kind: 'streams', ...chat, body: body.stream, rate, durationSeconds: seconds }
+              : rate > 0
+                ? { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds }
+                : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
           );
           const requests = Math.max(1, result.ok + result.failed);
           const perRequest = ((readCpuMs(pid) - cpuBefore) * 1000) / requests;
@@ -98,9 +104,16 @@ async function main(): Promise<void> {
           const callsAfter = systemCalls(pid);
           const writes = (callsAfter.writes - callsBefore.writes) / requests;
           const reads = (callsAfter.reads - callsBefore.reads) / requests;
-          results.get(variant.name)!.push(rate > 0 ? result.latency.p99 : perRequest);
+          const firstByte = result.firstByte;
+          results
+            .get(variant.name)!
+            .push(streams && firstByte ? firstByte.p50 : rate > 0 ? result.latency.p99 : perRequest);
           log(
-            `round ${round}${windows > 1 ? ` window ${window}` : ''} ${variant.name}: ${result.rps.toFixed(0)}/s, p50 ${result.latency.p50.toFixed(2)} ms, ` +
+            `round ${round}${windows > 1 ? ` window ${window}` : ''} ${variant.name}: ${result.rps.toFixed(0)}/s, ` +
+              (firstByte
+                ? `first byte p50 ${firstByte.p50.toFixed(2)} ms, p99 ${firstByte.p99.toFixed(2)} ms, `
+                : '') +
+              `p50 ${result.latency.p50.toFixed(2)} ms, ` +
               `p99 ${result.latency.p99.toFixed(2)} ms, ${perRequest.toFixed(1)} µs/req ` +
               `(main thread ${mainPerRequest.toFixed(1)}, other threads ${(perRequest - mainPerRequest).toFixed(1)}), ` +
               `${segments.toFixed(2)} TCP segments, ${writes.toFixed(2)} write and ${reads.toFixed(2)} read calls per request, ${result.failed} failed`,
@@ -117,7 +130,7 @@ async function main(): Promise<void> {
     const sorted = [...values].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     process.stdout.write(
-      `${name.padEnd(16)} median ${median.toFixed(rate > 0 ? 2 : 1)} ${rate > 0 ? 'ms p99' : 'µs/req'}  (${values.map((v) => v.toFixed(rate > 0 ? 2 : 1)).join(', ')})\n`,
+      `${name.padEnd(16)} median ${median.toFixed(rate > 0 ? 2 : 1)} ${streams ? 'ms first byte p50' : rate > 0 ? 'ms p99' : 'µs/req'}  (${values.map((v) => v.toFixed(rate > 0 ? 2 : 1)).join(', ')})\n`,
     );
   }
 }
