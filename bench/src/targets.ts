@@ -82,6 +82,48 @@ export async function startBareProxy(
   };
 }
 
+/**
+ * The durable-billing floor (ledger-proxy.mjs): the bare proxy plus a key check, the body parsed,
+ * a reservation and a settlement with one log row in SQLite per call. Used by `npm run ab`
+ * (`AB_TARGET=ledger`, `ledger-2` for a log table with two indexes), not by the full run.
+ */
+export async function startLedgerProxy(
+  mockUrl: string,
+  cpus: string | null,
+  logIndexes: '2' | '8',
+  nodeArgs: readonly string[] = [],
+): Promise<Target> {
+  const port = await freePort();
+  const key = `sk-ledger-${randomBytes(8).toString('hex')}`;
+  const child = spawnProcess(
+    'ledger proxy',
+    process.execPath,
+    [
+      ...nodeArgs,
+      'bench/src/ledger-proxy.mjs',
+      '--port',
+      String(port),
+      '--upstream',
+      mockUrl,
+      '--key',
+      key,
+      '--log-indexes',
+      logIndexes,
+    ],
+    { cwd: repositoryRoot, cpus },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${url}/__ledger/health`, 15_000);
+  return {
+    name: 'bare',
+    label: 'durable-billing floor',
+    url,
+    process: child,
+    headers: { ...json, authorization: `Bearer ${key}` },
+    stop: () => child.stop(),
+  };
+}
+
 /** Builds apps/server/dist/main.js (esbuild) unless told not to; fails loudly. */
 export function buildSwitchyard(config: BenchConfig): void {
   if (config.switchyardMode !== 'dist') return;

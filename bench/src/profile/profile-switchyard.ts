@@ -9,7 +9,8 @@
  * PROFILE_RATE (paced/embeddings 1000, streams 200), PROFILE_CONNECTIONS (64), PROFILE_NODE_ARGS (extra
  * Node flags for Switchyard, space-separated, for A/B runs of runtime settings), plus the bench's
  * BENCH_SWITCHYARD / BENCH_SKIP_BUILD / BENCH_PIN. PROFILE_TARGET=bare profiles the bare proxy instead
- * (the same load and summary: what any Node gateway pays). PROFILE_ALLOCATIONS=all|survivors adds a
+ * (the same load and summary: what any Node gateway pays), `ledger` (or `ledger-2`) the durable-billing
+ * floor (ledger-proxy.mjs). PROFILE_ALLOCATIONS=all|survivors adds a
  * sampling heap profile of the window: bytes allocated per request by function, or only the bytes
  * that outlived a scavenge (what young-generation collections copy and promote). The profile stays in bench/results/profiles/.
  */
@@ -25,6 +26,7 @@ import {
   probeTarget,
   repositoryRoot,
   startBareProxy,
+  startLedgerProxy,
   startMock,
   startSwitchyard,
 } from '../targets.ts';
@@ -60,10 +62,14 @@ async function main(): Promise<void> {
     '--cpu-prof-interval=200',
     ...nodeArgsOf(process.env.PROFILE_NODE_ARGS),
   ];
+  const cpus = pinned ? '1' : null;
+  const targetKind = process.env.PROFILE_TARGET;
   const target =
-    process.env.PROFILE_TARGET === 'bare'
-      ? await startBareProxy(mock.url, pinned ? '1' : null, profileArgs)
-      : await startSwitchyard(config, mock.url, pinned ? '1' : null, profileArgs);
+    targetKind === 'bare'
+      ? await startBareProxy(mock.url, cpus, profileArgs)
+      : targetKind === 'ledger' || targetKind === 'ledger-2'
+        ? await startLedgerProxy(mock.url, cpus, targetKind === 'ledger' ? '8' : '2', profileArgs)
+        : await startSwitchyard(config, mock.url, cpus, profileArgs);
   const body = bodies(config);
   await probeTarget(target, body);
   const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };

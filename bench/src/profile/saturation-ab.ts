@@ -12,7 +12,10 @@
  * `apps/server/dist` aside inside the repository (so its imports still resolve) and give a variant
  * `BENCH_SWITCHYARD_MAIN=apps/server/dist-before/main.js`; `AB_TARGET=bare` runs the bare proxy. Each
  * line also gives the machine's TCP segments and the process's write and read system calls per
- * request (SQLite's WAL writes count as writes). AB_WINDOWS (1): measured windows per started
+ * request (SQLite's WAL writes count as writes). `AB_TARGET=ledger` runs the durable-billing floor
+ * (ledger-proxy.mjs: the bare proxy plus a key check, the body parsed and a reservation and a
+ * settlement with one log row in SQLite per call; `ledger-2` with two log indexes instead of
+ * eight). AB_WINDOWS (1): measured windows per started
  * process, each reported on its own line (tells a slow process apart from a slow minute).
  * AB_WARMUP (10 s at AB_CONNECTIONS before the first window): Switchyard needs ~10 s at saturation
  * before the JIT's steady state (its first 6 s cost 10-15% more CPU per request).
@@ -26,7 +29,14 @@ import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, readMainThreadCpuMs, stopAll } from '../processes.ts';
 import { bodies } from '../request-bodies.ts';
 import { roundOrder } from '../saturation-rounds.ts';
-import { buildSwitchyard, probeTarget, startBareProxy, startMock, startSwitchyard } from '../targets.ts';
+import {
+  buildSwitchyard,
+  probeTarget,
+  startBareProxy,
+  startLedgerProxy,
+  startMock,
+  startSwitchyard,
+} from '../targets.ts';
 import { parseVariants } from './ab-variants.ts';
 
 /** TCP segments sent by the whole machine so far (/proc/net/snmp): loopback traffic of every process. */
@@ -71,9 +81,13 @@ async function main(): Promise<void> {
       // Children inherit process.env: the variant's settings are set for the start, then undone.
       const saved = Object.keys(variant.env).map((key) => [key, process.env[key]] as const);
       Object.assign(process.env, variant.env);
-      const target = await (variant.env.AB_TARGET === 'bare'
-        ? startBareProxy(mock.url, pinned ? '1' : null)
-        : startSwitchyard(config, mock.url, pinned ? '1' : null)
+      const cpus = pinned ? '1' : null;
+      const kind = variant.env.AB_TARGET;
+      const target = await (kind === 'bare'
+        ? startBareProxy(mock.url, cpus)
+        : kind === 'ledger' || kind === 'ledger-2'
+          ? startLedgerProxy(mock.url, cpus, kind === 'ledger' ? '8' : '2')
+          : startSwitchyard(config, mock.url, cpus)
       ).finally(() => {
         for (const [key, value] of saved) {
           if (value === undefined) delete process.env[key];

@@ -111,7 +111,13 @@ export async function chargeTask(
     options,
     log,
     { reservation, cost: price.quota, channelId, buildLog },
-    { userId: caller.user.id, username: caller.user.username, modelName: price.model, tokenUsed: 0 },
+    {
+      userId: caller.user.id,
+      username: caller.user.username,
+      modelName: price.model,
+      quota: 0,
+      tokenUsed: 0,
+    },
   );
 }
 

@@ -41,14 +41,14 @@ export async function recordCharge(
  * Settles a call at `cost` and records the charge (`recordCharge`); returns what was charged. A
  * settlement the database refused (`SettlementDeferred`: logged and retried by the billing
  * service) does not fail the caller, whose answer is already sent or about to be: it returns 0 and
- * records the charge once a retry writes it.
+ * records the charge once a retry writes it. `charge.quota` is filled in here.
  */
 export async function settleAndRecord(
   runtime: RelayRuntime,
   options: OptionStore,
   log: Pick<FastifyBaseLogger, 'error'>,
   settle: { reservation: Reservation; cost: number; channelId: number; buildLog?: ConsumeLogBuilder },
-  charge: Omit<Charge, 'quota'>,
+  charge: Charge,
 ): Promise<number> {
   let charged: number;
   try {
@@ -70,6 +70,7 @@ export async function settleAndRecord(
     );
     return 0;
   }
-  await recordCharge(runtime, options, { ...charge, quota: charged });
+  charge.quota = charged;
+  await recordCharge(runtime, options, charge);
   return charged;
 }
