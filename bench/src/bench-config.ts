@@ -5,7 +5,11 @@ import type { BenchDatabaseKind } from './bench-database.ts';
  */
 import type { Pacer } from './load/load-jobs.ts';
 
-export type TargetName = 'mock' | 'bare' | 'switchyard' | 'portkey';
+/**
+ * `floor` (the durable-billing floor, ledger-proxy.mjs) runs only in the alternated saturation
+ * rounds (BENCH_FLOOR), never in the per-target phases: it relays non-stream chat only.
+ */
+export type TargetName = 'mock' | 'bare' | 'switchyard' | 'portkey' | 'floor';
 
 export const ALL_TARGETS: readonly TargetName[] = ['mock', 'bare', 'switchyard', 'portkey'];
 
@@ -28,6 +32,8 @@ export interface BenchConfig {
    * so the throughput ratios compare measurements seconds apart instead of minutes.
    */
   saturationRounds: number;
+  /** Whether the rounds also saturate the durable-billing floor (BENCH_FLOOR; on in a full run). */
+  floorInRounds: boolean;
   /**
    * Warm-up of each gateway in an alternated round, seconds, at the saturation phase's connections
    * (absent in results written before it existed: those rounds warmed up like the phases).
@@ -135,6 +141,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     rates,
     pacer: pacerOf(env.BENCH_PACER),
     saturationRounds: Math.floor(number(env, 'BENCH_SATURATION_ROUNDS', quick ? 0 : 5)),
+    floorInRounds: flag(env, 'BENCH_FLOOR', true),
     roundWarmupSeconds: number(env, 'BENCH_ROUND_WARMUP', quick ? 0.5 : 10),
     saturationConnections: number(env, 'BENCH_SAT_CONNECTIONS', 64, 1),
     embeddingsRate: number(env, 'BENCH_EMBED_RATE', 1000, 1),

@@ -474,7 +474,7 @@ phase), \`BENCH_WARMUP\`, \`BENCH_RATES\` (500,1000,2000), \`BENCH_SAT_CONNECTIO
 \`BENCH_EMBED_RATE\` (1000), \`BENCH_STREAM_RATE\` (200), \`BENCH_STREAM_CHUNKS\`, \`BENCH_STREAM_INTERVAL_MS\`,
 \`BENCH_STREAMS\` (5000), \`BENCH_SLOW_STREAM_MS\` (1000), \`BENCH_STREAM_HOLD\` (15 s), \`BENCH_SOAK\` (s, 0 = none;
 600 for the 10-minute soak), \`BENCH_SOAK_RATE\` (500), \`BENCH_WAIT_IDLE\` (s to wait for a quiet machine),
-\`BENCH_SATURATION_ROUNDS\` (5; 0 in a quick run), \`BENCH_ROUND_WARMUP\` (10 s), \`BENCH_SWITCHYARD\` (dist | source), \`BENCH_SKIP_BUILD\`,
+\`BENCH_SATURATION_ROUNDS\` (5; 0 in a quick run), \`BENCH_ROUND_WARMUP\` (10 s), \`BENCH_FLOOR\` (1: the rounds also saturate the durable-billing floor), \`BENCH_SWITCHYARD\` (dist | source), \`BENCH_SKIP_BUILD\`,
 \`BENCH_PIN\` (1), \`BENCH_OUTPUT\` (path or none).
 Each run also writes its raw numbers to \`bench/results/latest.json\` (not committed);
 \`node --import tsx bench/src/render-report.ts\` renders this page again from them.`);

@@ -8,13 +8,24 @@ import { TARGET_LABELS } from './targets.ts';
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
-/** Switchyard's throughput over the bare proxy's and over Portkey's, from the rounds. */
-export function roundRatios(run: BenchRun): { bare?: RoundRatio; portkey?: RoundRatio } {
+/**
+ * Switchyard's throughput over the bare proxy's and over Portkey's, from the rounds; and, when the
+ * rounds ran the durable-billing floor, the floor's over the bare proxy's and Switchyard's over
+ * the floor's.
+ */
+export function roundRatios(run: BenchRun): {
+  bare?: RoundRatio;
+  portkey?: RoundRatio;
+  floorOfBare?: RoundRatio;
+  ofFloor?: RoundRatio;
+} {
   const rounds = run.saturationRounds;
   if (!rounds) return {};
   return {
     bare: throughputRatio(rounds, 'switchyard', 'bare'),
     portkey: throughputRatio(rounds, 'switchyard', 'portkey'),
+    floorOfBare: throughputRatio(rounds, 'floor', 'bare'),
+    ofFloor: throughputRatio(rounds, 'switchyard', 'floor'),
   };
 }
 
@@ -53,6 +64,9 @@ export function roundsSection(run: BenchRun): string {
       ? `Switchyard's throughput against the bare proxy: ${describeRatio(ratios.bare, 'percent')}.`
       : '',
     ratios.portkey ? `Against Portkey: ${describeRatio(ratios.portkey, 'times')}.` : '',
+    ratios.floorOfBare
+      ? `The durable-billing floor (the bare proxy plus a key check, the body parsed and a reservation, a settlement and a log row in SQLite per call: \`bench/src/ledger-proxy.mjs\`) against the bare proxy: ${describeRatio(ratios.floorOfBare, 'percent')}; Switchyard against that floor: ${ratios.ofFloor ? describeRatio(ratios.ofFloor, 'percent') : '—'}.`
+      : '',
   ].filter(Boolean);
   const roundWarmup = run.config.roundWarmupSeconds;
   const warmup =

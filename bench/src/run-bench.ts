@@ -27,7 +27,7 @@ import {
   stopAll,
 } from './processes.ts';
 import { bodies } from './request-bodies.ts';
-import { runSaturationRounds } from './saturation-rounds.ts';
+import { roundTargets, runSaturationRounds } from './saturation-rounds.ts';
 import { sampleHeap } from './soak/heap-sampler.ts';
 import {
   eventLoopDelayOf,
@@ -42,6 +42,7 @@ import {
   probeTarget,
   repositoryRoot,
   startBareProxy,
+  startLedgerProxy,
   startMock,
   startPortkey,
   startSwitchyard,
@@ -315,6 +316,8 @@ async function startTarget(name: TargetName, config: BenchConfig, mock: Target, 
       return startSwitchyard(config, mock.url, cpus);
     case 'portkey':
       return startPortkey(mock.url, cpus);
+    case 'floor':
+      return startLedgerProxy(mock.url, cpus, '8');
   }
 }
 
@@ -418,7 +421,7 @@ async function main(): Promise<void> {
     log(`alternated saturation rounds: ${config.saturationRounds}`);
     run.saturationRounds = await runSaturationRounds({
       rounds: config.saturationRounds,
-      names: config.targets.filter((name) => name !== 'mock'),
+      names: roundTargets(config),
       start: (name) => startTarget(name, config, mock, targetCpus),
       saturate: (target) => saturateFresh(target, load, config),
       log,

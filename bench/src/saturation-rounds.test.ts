@@ -5,6 +5,7 @@ import {
   cpuPerRequest,
   median,
   roundOrder,
+  roundTargets,
   runSaturationRounds,
   type SaturationRound,
   type SaturationRounds,
@@ -64,6 +65,23 @@ describe('saturation rounds', () => {
   });
 });
 
+describe('the gateways of the rounds', () => {
+  it('adds the durable-billing floor when asked and its two ratios can be taken', () => {
+    const all = ['mock', 'bare', 'switchyard', 'portkey'] as const;
+    expect(roundTargets({ targets: all, floorInRounds: true })).toEqual([
+      'bare',
+      'switchyard',
+      'portkey',
+      'floor',
+    ]);
+    expect(roundTargets({ targets: all, floorInRounds: false })).toEqual(['bare', 'switchyard', 'portkey']);
+    expect(roundTargets({ targets: ['mock', 'switchyard', 'portkey'], floorInRounds: true })).toEqual([
+      'switchyard',
+      'portkey',
+    ]);
+  });
+});
+
 describe('the report of the rounds', () => {
   const run = {
     config: { roundWarmupSeconds: 10 },
@@ -88,6 +106,22 @@ describe('the report of the rounds', () => {
     expect(section).toContain("Switchyard's throughput against the bare proxy: 48% (rounds: 45%, 50%).");
     expect(section).toContain('Against Portkey: 4.85× (rounds: 4.50×, 5.21×).');
     expect(section).toContain('warms it up at saturation for 10 s');
+  });
+
+  it('gives the floor against the bare proxy and Switchyard against the floor when the rounds ran it', () => {
+    expect(roundsSection(run)).not.toContain('durable-billing floor');
+    const withFloor = {
+      ...run,
+      saturationRounds: { ...run.saturationRounds, floor: [entry(1, 4800, 8000), entry(2, 4000, 8000)] },
+    } as BenchRun;
+    const ratios = roundRatios(withFloor);
+    expect(describeRatio(ratios.floorOfBare!, 'percent')).toBe('80% (rounds: 80%, 80%)');
+    expect(describeRatio(ratios.ofFloor!, 'percent')).toBe('59% (rounds: 56%, 63%)');
+    const section = roundsSection(withFloor);
+    expect(section).toMatch(/\| durable-billing floor\s+\|\s+4,800, 208 \|/);
+    expect(section).toContain(
+      'against the bare proxy: 80% (rounds: 80%, 80%); Switchyard against that floor: 59%',
+    );
   });
 
   it('describes the warm-up of results written before it had its own setting', () => {

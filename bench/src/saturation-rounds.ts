@@ -64,6 +64,19 @@ export function cpuPerRequest(entries: readonly SaturationRound[]): { perRound: 
   return { perRound, median: median(perRound.filter((value) => !Number.isNaN(value))) };
 }
 
+/**
+ * The gateways the rounds saturate: every target but the mock, and the durable-billing floor when
+ * asked for and both the bare proxy and Switchyard run (its two ratios need them).
+ */
+export function roundTargets(config: {
+  targets: readonly TargetName[];
+  floorInRounds: boolean;
+}): TargetName[] {
+  const names = config.targets.filter((name) => name !== 'mock' && name !== 'floor');
+  const floor = config.floorInRounds && names.includes('bare') && names.includes('switchyard');
+  return floor ? [...names, 'floor'] : names;
+}
+
 /** The order gateways run in a round: rotated by one each round, so none is always first or last. */
 export function roundOrder<T>(names: readonly T[], round: number): T[] {
   if (names.length === 0) return [];

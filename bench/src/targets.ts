@@ -36,6 +36,7 @@ export const TARGET_LABELS: Record<TargetName, string> = {
   bare: 'bare undici proxy',
   switchyard: 'Switchyard',
   portkey: 'Portkey gateway',
+  floor: 'durable-billing floor',
 };
 
 export async function startMock(cpus: string | null): Promise<Target> {
@@ -84,8 +85,9 @@ export async function startBareProxy(
 
 /**
  * The durable-billing floor (ledger-proxy.mjs): the bare proxy plus a key check, the body parsed,
- * a reservation and a settlement with one log row in SQLite per call. Used by `npm run ab`
- * (`AB_TARGET=ledger`, `ledger-2` for a log table with two indexes), not by the full run.
+ * a reservation and a settlement with one log row in SQLite per call. Saturated in the full run's
+ * alternated rounds (BENCH_FLOOR) and by `npm run ab` (`AB_TARGET=ledger`, `ledger-2` for a log
+ * table with two indexes).
  */
 export async function startLedgerProxy(
   mockUrl: string,
@@ -115,8 +117,8 @@ export async function startLedgerProxy(
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${url}/__ledger/health`, 15_000);
   return {
-    name: 'bare',
-    label: 'durable-billing floor',
+    name: 'floor',
+    label: TARGET_LABELS.floor,
     url,
     process: child,
     headers: { ...json, authorization: `Bearer ${key}` },
