@@ -57,7 +57,10 @@ describe('a settlement the database refuses', () => {
       const reply = await relayPost(fixture, token.key, chatBody('gpt-4o-mini', 'hello during an outage'));
       expect(reply.status).toBe(200);
       expect(reply.json.choices[0].message.content).toBeTruthy();
-      await eventually(async () => refusals(), (count) => count === 1);
+      await eventually(
+        async () => refusals(),
+        (count) => count === 1,
+      );
       // Held, not charged, while the database refuses.
       expect((await userBalance(fixture, user.id)).quota).toBeLessThan(before.quota);
       expect(charged()).toBe(chargedBefore);
@@ -70,7 +73,10 @@ describe('a settlement the database refuses', () => {
     );
     const cost = Number(logs[0]!.quota);
     expect(cost).toBeGreaterThan(0);
-    await eventually(async () => charged() - chargedBefore, (value) => value === cost);
+    await eventually(
+      async () => charged() - chargedBefore,
+      (value) => value === cost,
+    );
     expect((await userBalance(fixture, user.id)).quota).toBe(before.quota - cost);
     expect(errors()).toEqual([
       'settlement failed; it is retried while this process runs (the reservation stays held meanwhile)',
