@@ -216,23 +216,20 @@ export class BillingService {
         this.leave(reservation, 'settled');
         throw error;
       }
-      let late: Settlement = { charged: 0, shortfall: target };
-      let written: (settlement: Settlement) => void = () => undefined;
-      const whenWritten = new Promise<Settlement>((resolve) => {
-        written = resolve;
-      });
-      const again = async () => {
+      const again = async (): Promise<Settlement> => {
         const settled = await this.settleOnce(reservation, target, channelId, build, true);
         if (settled && !settled.written) this.settlements.add(settled);
         // null: the row was gone (the failed attempt was committed after all, or it was reconciled).
         const charged = settled?.charged ?? 0;
-        late = { charged, shortfall: target - charged };
+        return { charged, shortfall: target - charged };
       };
-      this.retries.add(reservation.ledgerId, 'settlement', error, again, () => {
-        this.leave(reservation, 'settled');
-        written(late);
-      });
-      throw new SettlementDeferred(error, whenWritten);
+      const written = new Promise<Settlement>((resolve) =>
+        this.retries.add(reservation.ledgerId, 'settlement', error, again, (settlement) => {
+          this.leave(reservation, 'settled');
+          resolve(settlement);
+        }),
+      );
+      throw new SettlementDeferred(error, written);
     }
     if (pending && !pending.written) this.settlements.add(pending);
     this.leave(reservation, 'settled');

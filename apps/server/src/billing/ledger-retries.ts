@@ -36,9 +36,15 @@ export class LedgerRetries {
 
   /**
    * Runs `attempt` again later (the ledger row `key`, a `what` step that just failed with `error`),
-   * then again after every failure with longer waits; `done` runs once it succeeds.
+   * then again after every failure with longer waits; `done` runs with its answer once it succeeds.
    */
-  add(key: string, what: string, error: unknown, attempt: () => Promise<void>, done: () => void): void {
+  add<T>(
+    key: string,
+    what: string,
+    error: unknown,
+    attempt: () => Promise<T>,
+    done: (answer: T) => void,
+  ): void {
     if (this.retries.has(key)) return;
     if (this.stopped) {
       this.log.error(
@@ -62,10 +68,10 @@ export class LedgerRetries {
       retry.timer = undefined;
       retry.attempts += 1;
       attempt().then(
-        () => {
+        (answer) => {
           this.retries.delete(key);
           this.log.info({ reservation: key, attempts: retry.attempts }, `${what} retried and written`);
-          done();
+          done(answer);
         },
         (failure: unknown) => {
           if (this.stopped) {
