@@ -59,20 +59,45 @@ export async function startMock(cpus: string | null): Promise<Target> {
   };
 }
 
+/**
+ * Starts one of the bench's plain proxies (`bench/src/<script>`, which answers `health` once it
+ * listens) on a free port in front of the mock; `name` labels its process and output.
+ */
+async function startProxyScript(
+  name: string,
+  script: string,
+  health: string,
+  args: readonly string[],
+  mockUrl: string,
+  cpus: string | null,
+  nodeArgs: readonly string[],
+): Promise<{ url: string; child: SpawnedProcess }> {
+  const port = await freePort();
+  const child = spawnProcess(
+    name,
+    process.execPath,
+    [...nodeArgs, `bench/src/${script}`, '--port', String(port), '--upstream', mockUrl, ...args],
+    { cwd: repositoryRoot, cpus },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${url}${health}`, 15_000);
+  return { url, child };
+}
+
 export async function startBareProxy(
   mockUrl: string,
   cpus: string | null,
   nodeArgs: readonly string[] = [],
 ): Promise<Target> {
-  const port = await freePort();
-  const child = spawnProcess(
+  const { url, child } = await startProxyScript(
     'bare proxy',
-    process.execPath,
-    [...nodeArgs, 'bench/src/bare-proxy.mjs', '--port', String(port), '--upstream', mockUrl],
-    { cwd: repositoryRoot, cpus },
+    'bare-proxy.mjs',
+    '/__bare/health',
+    [],
+    mockUrl,
+    cpus,
+    nodeArgs,
   );
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(child, `${url}/__bare/health`, 15_000);
   return {
     name: 'bare',
     label: TARGET_LABELS.bare,
@@ -95,27 +120,16 @@ export async function startLedgerProxy(
   logIndexes: '2' | '8',
   nodeArgs: readonly string[] = [],
 ): Promise<Target> {
-  const port = await freePort();
   const key = `sk-ledger-${randomBytes(8).toString('hex')}`;
-  const child = spawnProcess(
+  const { url, child } = await startProxyScript(
     'ledger proxy',
-    process.execPath,
-    [
-      ...nodeArgs,
-      'bench/src/ledger-proxy.mjs',
-      '--port',
-      String(port),
-      '--upstream',
-      mockUrl,
-      '--key',
-      key,
-      '--log-indexes',
-      logIndexes,
-    ],
-    { cwd: repositoryRoot, cpus },
+    'ledger-proxy.mjs',
+    '/__ledger/health',
+    ['--key', key, '--log-indexes', logIndexes],
+    mockUrl,
+    cpus,
+    nodeArgs,
   );
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(child, `${url}/__ledger/health`, 15_000);
   return {
     name: 'floor',
     label: TARGET_LABELS.floor,
@@ -124,6 +138,25 @@ export async function startLedgerProxy(
     headers: { ...json, authorization: `Bearer ${key}` },
     stop: () => child.stop(),
   };
+}
+
+/**
+ * The gateway a measuring tool names (`AB_TARGET`, `PROFILE_TARGET`): `bare` the bare proxy,
+ * `ledger` / `ledger-2` the durable-billing floor (eight or two log indexes), anything else
+ * Switchyard.
+ */
+export function startNamedTarget(
+  kind: string | undefined,
+  config: BenchConfig,
+  mockUrl: string,
+  cpus: string | null,
+  nodeArgs: readonly string[] = [],
+): Promise<Target> {
+  if (kind === 'bare') return startBareProxy(mockUrl, cpus, nodeArgs);
+  if (kind === 'ledger' || kind === 'ledger-2') {
+    return startLedgerProxy(mockUrl, cpus, kind === 'ledger' ? '8' : '2', nodeArgs);
+  }
+  return startSwitchyard(config, mockUrl, cpus, [...nodeArgs]);
 }
 
 /** Builds apps/server/dist/main.js (esbuild) unless told not to; fails loudly. */

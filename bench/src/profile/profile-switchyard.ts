@@ -21,15 +21,7 @@ import { startLoadClient } from '../load/load-client.ts';
 import type { LoadJob } from '../load/load-jobs.ts';
 import { hasTaskset, readCpuMs, stopAll } from '../processes.ts';
 import { bodies } from '../request-bodies.ts';
-import {
-  buildSwitchyard,
-  probeTarget,
-  repositoryRoot,
-  startBareProxy,
-  startLedgerProxy,
-  startMock,
-  startSwitchyard,
-} from '../targets.ts';
+import { buildSwitchyard, probeTarget, repositoryRoot, startMock, startNamedTarget } from '../targets.ts';
 import { summarizeAllocations } from './summarize-allocations.ts';
 import { formatSummary, summarizeProfile } from './summarize-profile.ts';
 
@@ -63,13 +55,7 @@ async function main(): Promise<void> {
     ...nodeArgsOf(process.env.PROFILE_NODE_ARGS),
   ];
   const cpus = pinned ? '1' : null;
-  const targetKind = process.env.PROFILE_TARGET;
-  const target =
-    targetKind === 'bare'
-      ? await startBareProxy(mock.url, cpus, profileArgs)
-      : targetKind === 'ledger' || targetKind === 'ledger-2'
-        ? await startLedgerProxy(mock.url, cpus, targetKind === 'ledger' ? '8' : '2', profileArgs)
-        : await startSwitchyard(config, mock.url, cpus, profileArgs);
+  const target = await startNamedTarget(process.env.PROFILE_TARGET, config, mock.url, cpus, profileArgs);
   const body = bodies(config);
   await probeTarget(target, body);
   const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };

@@ -29,14 +29,7 @@ import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, readMainThreadCpuMs, stopAll } from '../processes.ts';
 import { bodies } from '../request-bodies.ts';
 import { roundOrder } from '../saturation-rounds.ts';
-import {
-  buildSwitchyard,
-  probeTarget,
-  startBareProxy,
-  startLedgerProxy,
-  startMock,
-  startSwitchyard,
-} from '../targets.ts';
+import { buildSwitchyard, probeTarget, startMock, startNamedTarget } from '../targets.ts';
 import { parseVariants } from './ab-variants.ts';
 
 /** TCP segments sent by the whole machine so far (/proc/net/snmp): loopback traffic of every process. */
@@ -82,13 +75,7 @@ async function main(): Promise<void> {
       const saved = Object.keys(variant.env).map((key) => [key, process.env[key]] as const);
       Object.assign(process.env, variant.env);
       const cpus = pinned ? '1' : null;
-      const kind = variant.env.AB_TARGET;
-      const target = await (kind === 'bare'
-        ? startBareProxy(mock.url, cpus)
-        : kind === 'ledger' || kind === 'ledger-2'
-          ? startLedgerProxy(mock.url, cpus, kind === 'ledger' ? '8' : '2')
-          : startSwitchyard(config, mock.url, cpus)
-      ).finally(() => {
+      const target = await startNamedTarget(variant.env.AB_TARGET, config, mock.url, cpus).finally(() => {
         for (const [key, value] of saved) {
           if (value === undefined) delete process.env[key];
           else process.env[key] = value;
