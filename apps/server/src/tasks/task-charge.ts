@@ -115,7 +115,6 @@ export async function chargeTask(
       userId: caller.user.id,
       username: caller.user.username,
       modelName: price.model,
-      quota: 0,
       tokenUsed: 0,
     },
   );

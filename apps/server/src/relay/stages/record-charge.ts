@@ -41,14 +41,14 @@ export async function recordCharge(
  * Settles a call at `cost` and records the charge (`recordCharge`); returns what was charged. A
  * settlement the database refused (`SettlementDeferred`: logged and retried by the billing
  * service) does not fail the caller, whose answer is already sent or about to be: it returns 0 and
- * records the charge once a retry writes it. `charge.quota` is filled in here.
+ * records the charge once a retry writes it.
  */
 export async function settleAndRecord(
   runtime: RelayRuntime,
   options: OptionStore,
   log: Pick<FastifyBaseLogger, 'error'>,
   settle: { reservation: Reservation; cost: number; channelId: number; buildLog?: ConsumeLogBuilder },
-  charge: Charge,
+  charge: Omit<Charge, 'quota'>,
 ): Promise<number> {
   let charged: number;
   try {
@@ -70,7 +70,6 @@ export async function settleAndRecord(
     );
     return 0;
   }
-  charge.quota = charged;
-  await recordCharge(runtime, options, charge);
+  await recordCharge(runtime, options, { ...charge, quota: charged });
   return charged;
 }

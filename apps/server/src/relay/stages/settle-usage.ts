@@ -151,7 +151,6 @@ export async function settleUsage(
       userId: context.caller.user.id,
       username: context.caller.user.username,
       modelName: context.call.model,
-      quota: 0,
       tokenUsed: usage.promptTokens + usage.completionTokens,
     },
   );
