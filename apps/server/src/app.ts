@@ -50,6 +50,8 @@ import {
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts';
 import { createRelayRuntime } from './relay/create-relay-runtime.ts';
+import { RelayLane } from './relay/lane/relay-lane.ts';
+import { serverWithLane } from './relay/lane/server-with-lane.ts';
 import { relayRoutes } from './relay/relay-routes.ts';
 import { startTaskPoller } from './tasks/task-poller.ts';
 import { taskRelayRoutes } from './tasks/task-relay-routes.ts';
@@ -81,7 +83,10 @@ function defaultWebDist(config: Config): string | null {
 
 /** Builds the whole application: database, migrations, caches, plugins and routes. */
 export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  // The hot relay routes are served before Fastify's router (relay/lane/relay-lane.ts, ADR-27).
+  const lane = new RelayLane();
   const app = Fastify({
+    serverFactory: (handler, options) => serverWithLane(lane, handler, options),
     logger: logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
     genReqId: createRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -267,7 +272,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     });
   }
   await app.register(registerConsoleRoutes, { prefix: '/api' });
-  await app.register(relayRoutes);
+  await app.register(relayRoutes, { lane });
   await app.register(taskRelayRoutes);
   await app.register(observabilityRoutes);
   if (webDist) {
@@ -284,5 +289,6 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     await app.services.database.destroy();
     if (app.services.logDatabase !== app.services.database) await app.services.logDatabase.destroy();
   });
+  lane.open(app);
   return app;
 }

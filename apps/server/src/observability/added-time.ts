@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from '../relay/relay-exchange.ts';
 
 /**
  * `X-Switchyard-Added-Ms`: the milliseconds the gateway itself spent on a request, with two
@@ -16,7 +16,7 @@ export const ADDED_TIME_HEADER = 'X-Switchyard-Added-Ms';
  * `reply.elapsedTime`, which Fastify measures because the observability hooks add an onResponse
  * hook to every route.
  */
-export function addedTimeMs(reply: FastifyReply, upstreamMs = 0): number {
+export function addedTimeMs(reply: RelayReply, upstreamMs = 0): number {
   const waited = Number.isFinite(upstreamMs) && upstreamMs > 0 ? upstreamMs : 0;
   return Math.max(0, reply.elapsedTime - waited);
 }
@@ -27,7 +27,7 @@ export function formatAddedMs(ms: number): string {
 }
 
 /** Sets the header unless the headers are already sent; returns the milliseconds it reported. */
-export function setAddedTimeHeader(reply: FastifyReply, upstreamMs = 0): number {
+export function setAddedTimeHeader(reply: RelayReply, upstreamMs = 0): number {
   const ms = addedTimeMs(reply, upstreamMs);
   if (!reply.raw.headersSent) reply.header(ADDED_TIME_HEADER, formatAddedMs(ms));
   return ms;

@@ -1,14 +1,15 @@
 import type { ProtocolCodec } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.ts';
+import type { RelayReply, RelayRequest } from '../relay/relay-exchange.ts';
 import { type RouteFamily, routeFamilyOf } from './route-family.ts';
 
 /** Statuses the console API keeps; every other business error is HTTP 200 with success=false. */
 const API_KEPT_STATUSES = new Set([401, 404, 405, 413, 415, 429]);
 
 /** Writes an error body in the given family's wire shape. */
-export type ErrorWriter = (error: GatewayError, request: FastifyRequest, reply: FastifyReply) => unknown;
+export type ErrorWriter = (error: GatewayError, request: RelayRequest, reply: RelayReply) => unknown;
 
 const writers = new Map<RouteFamily, ErrorWriter>();
 
@@ -17,12 +18,12 @@ export function registerErrorWriter(family: RouteFamily, writer: ErrorWriter): v
   writers.set(family, writer);
 }
 
-function writeApiError(error: GatewayError, _request: FastifyRequest, reply: FastifyReply) {
+function writeApiError(error: GatewayError, _request: RelayRequest, reply: RelayReply) {
   const status = API_KEPT_STATUSES.has(error.status) ? error.status : 200;
   return reply.code(status).send({ success: false, message: error.message });
 }
 
-function writeOpenAIError(error: GatewayError, request: FastifyRequest, reply: FastifyReply) {
+function writeOpenAIError(error: GatewayError, request: RelayRequest, reply: RelayReply) {
   const type = error.type ?? (error.status >= 500 ? 'switchyard_error' : 'invalid_request_error');
   const code = error.wireCode === undefined ? error.code : error.wireCode;
   return reply.code(error.status).send({
@@ -34,8 +35,8 @@ function writeOpenAIError(error: GatewayError, request: FastifyRequest, reply: F
 function writeCodecError(
   codec: ProtocolCodec,
   error: GatewayError,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayRequest,
+  reply: RelayReply,
 ) {
   const body = codec.formatError({
     status: error.status,
@@ -92,7 +93,7 @@ export function toGatewayError(error: unknown): GatewayError {
 }
 
 /** The one place errors become responses: each in its route family's (or codec's) shape. */
-export function sendError(rawError: unknown, request: FastifyRequest, reply: FastifyReply) {
+export function sendError(rawError: unknown, request: RelayRequest, reply: RelayReply) {
   const error = toGatewayError(rawError);
   if (error.logAsError) request.log.error({ err: rawError }, 'request failed');
   if (reply.sent || reply.raw.headersSent) return;

@@ -1,14 +1,19 @@
 import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode, LogType } from '@switchyard/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { channelHealthOf } from '../routing/channel-health-service.ts';
 import { createRelayContext, type RelayCaller, type RelayContext } from './relay-context.ts';
+import type { RelayReply, RelayRequest } from './relay-exchange.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { priceRequest } from './stages/price-request.ts';
 import { checkModelLimit } from './stages/resolve-group.ts';
-import { ClientAbortedError, noChannelError, runAttempts } from './stages/run-attempts.ts';
+import {
+  type AttemptSuccess,
+  ClientAbortedError,
+  noChannelError,
+  runAttempts,
+} from './stages/run-attempts.ts';
 import { sendResponse } from './stages/send-response.ts';
 import { settleUsage } from './stages/settle-usage.ts';
 
@@ -38,7 +43,7 @@ function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unkno
 }
 
 /** Parses the body with the route's codec; malformed input becomes a 400 in the client's shape. */
-export function parseCall(codec: ProtocolCodec, request: FastifyRequest): RelayCall {
+export function parseCall(codec: ProtocolCodec, request: RelayRequest): RelayCall {
   try {
     const [path, search = ''] = request.url.split('?', 2);
     const query = new URLSearchParams(search);
@@ -67,8 +72,8 @@ export function parseCall(codec: ProtocolCodec, request: FastifyRequest): RelayC
  * including a client that leaves early.
  */
 export async function relayCall(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayRequest,
+  reply: RelayReply,
   codec: ProtocolCodec,
   caller: RelayCaller,
   call: RelayCall,
@@ -137,8 +142,9 @@ export async function relayCall(
     if (!reply.raw.writableFinished) context.abort.abort();
   };
   reply.raw.once('close', onClientGone);
+  let success: AttemptSuccess | undefined;
   try {
-    const success = await runAttempts(context, relay, options.getNumber('RetryTimes'), (channel, failure) => {
+    success = await runAttempts(context, relay, options.getNumber('RetryTimes'), (channel, failure) => {
       request.log.warn(
         { channel: channel.id, status: failure.status, code: failure.code, retryable: failure.retryable },
         'upstream attempt failed',
@@ -158,6 +164,8 @@ export async function relayCall(
       relay.metrics,
     );
   } catch (error) {
+    // Slots of an answer that failed before it was read or piped (idempotent otherwise).
+    success?.release();
     await relay.billing.refund(reservation);
     if (error instanceof ClientAbortedError) return reply;
     if (options.getBoolean('ErrorLogEnabled')) recordErrorLog(context, relay, error);

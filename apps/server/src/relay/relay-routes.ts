@@ -6,11 +6,13 @@ import {
   type ProtocolCodec,
 } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { requireSessionUser } from '../auth/guards.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import type { RelayLane } from './lane/relay-lane.ts';
 import { registerModelListRoutes } from './model-list-routes.ts';
 import { CLIENT_CODECS } from './protocols/client-codecs.ts';
+import type { RelayReply, RelayRequest } from './relay-exchange.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
 import { authenticateToken } from './stages/authenticate-token.ts';
 import { checkModelRateLimit, NO_RATE_LIMIT_RELEASE } from './stages/model-rate-limit.ts';
@@ -29,7 +31,7 @@ const NOT_IMPLEMENTED = [
  * The relay routes, registered as one encapsulated plugin: its own body handling keeps the raw
  * bytes (for byte-exact forwarding, JSON and multipart alike) under the relay body limit.
  */
-export async function relayRoutes(app: FastifyInstance): Promise<void> {
+export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: RelayLane }): Promise<void> {
   const { options, relay, tokens, config } = app.services;
 
   app.removeAllContentTypeParsers();
@@ -49,9 +51,9 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
       })
       .catch((error: unknown) => app.log.warn({ err: error }, 'could not persist token status'));
   };
-  const authenticate = (request: FastifyRequest) => authenticateToken(request, relay, markStatus);
+  const authenticate = (request: RelayRequest) => authenticateToken(request, relay, markStatus);
 
-  const viaToken = (codec: ProtocolCodec) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const viaToken = (codec: ProtocolCodec) => async (request: RelayRequest, reply: RelayReply) => {
     const { token, user, pinnedChannelId } = await authenticate(request);
     const release = await checkModelRateLimit(options, app.services.modelRateLimiter, user.id);
     // No listener (and no closure) per request when no success limit applies.
@@ -63,9 +65,15 @@ export async function relayRoutes(app: FastifyInstance): Promise<void> {
   };
   // Codecs of protocols with their own error shape write every error of their routes.
   const routeOf = (codec: ProtocolCodec) => ({
-    config: { relay: true, codec: codec.protocol.startsWith('openai') ? undefined : codec },
+    config: { relay: true as const, codec: codec.protocol.startsWith('openai') ? undefined : codec },
   });
-  const post = (path: string, codec: ProtocolCodec) => app.post(path, routeOf(codec), viaToken(codec));
+  // Fixed paths are also served by the relay lane, with the same handler (ADR-27).
+  const post = (path: string, codec: ProtocolCodec) => {
+    const route = routeOf(codec);
+    const handler = viaToken(codec);
+    app.post(path, route, handler);
+    if (lane && !path.includes(':') && !path.includes('*')) lane.route(path, handler, route.config);
+  };
 
   post('/v1/chat/completions', openAIChatCodec);
   post('/v1/completions', openAICompletionsCodec);

@@ -1,4 +1,5 @@
 import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
+import type { FastifyInstance } from 'fastify';
 import { buildTestApp, type ConsoleClient, envelope, type TestApp, type TestAppOptions } from '../helper.ts';
 
 /** An app listening on a real port, a mock upstream, and the root console client. */
@@ -27,10 +28,11 @@ export interface ChannelInput {
 /** Starts everything a relay test needs. `env` overrides the test app's environment. */
 export async function startRelayFixture(
   env: Record<string, string> = {},
-  options: TestAppOptions = {},
+  options: TestAppOptions & { beforeListen?: (app: FastifyInstance) => void } = {},
 ): Promise<RelayFixture> {
   const mock = await startMockUpstream();
   const t = await buildTestApp(env, options);
+  options.beforeListen?.(t.app);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

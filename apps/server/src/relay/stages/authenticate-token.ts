@@ -1,8 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 import { ErrorCode, Role, TokenStatus, UserStatus } from '@switchyard/shared';
-import type { FastifyRequest } from 'fastify';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
+import type { RelayRequest } from '../relay-exchange.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import type { CachedUser } from '../token-cache.ts';
 
@@ -13,7 +13,7 @@ const tokenError = (message: string, status = 401) =>
  * The API key a relay client sent: `Authorization: Bearer`, `x-api-key` (Anthropic clients),
  * `x-goog-api-key` or the `key` query parameter (Gemini clients).
  */
-export function readRelayKey(request: FastifyRequest): string {
+export function readRelayKey(request: RelayRequest): string {
   const authorization = request.headers.authorization;
   let key = '';
   if (typeof authorization === 'string')
@@ -77,7 +77,7 @@ export function isAddressAllowed(token: TokenRow, address: string): boolean {
  * tokens are refused, and their status is persisted off the response path.
  */
 export async function authenticateToken(
-  request: FastifyRequest,
+  request: RelayRequest,
   runtime: RelayRuntime,
   markStatus: (tokenId: number, status: number) => void,
 ): Promise<{ token: TokenRow; user: CachedUser; pinnedChannelId: number | null }> {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ProtocolCodec } from '@switchyard/relay-kit';
-import type { FastifyReply } from 'fastify';
 import type { RelayAbort } from '../relay-abort.ts';
+import type { RelayReply } from '../relay-exchange.ts';
 
 /** Why a stream ended early, as the consume log says it. */
 export const CLIENT_LEFT = '客户端中断了请求';
@@ -19,11 +19,11 @@ export function interruptedStreamEvent(codec: ProtocolCodec): Buffer {
  * senders report the call's outcome there (or earlier, when the body ends).
  */
 export function sendEventStream(
-  reply: FastifyReply,
+  reply: RelayReply,
   abort: RelayAbort,
   body: Readable,
   onClose: (clientLeft: boolean) => void,
-): FastifyReply {
+): RelayReply {
   reply.raw.once('close', () => {
     const clientLeft = !reply.raw.writableFinished;
     if (clientLeft) abort.abort();

@@ -16,7 +16,7 @@ import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-ima
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
-import { releaseWhenDone } from '../upstream-limits.ts';
+import type { SlotRelease } from '../upstream-limits.ts';
 import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
 
 /** A 2xx upstream response and how it was obtained. */
@@ -27,6 +27,12 @@ export interface AttemptSuccess {
   response: Dispatcher.ResponseData;
   /** Pass-through or conversion, and the call the adapter was given. */
   plan: UpstreamPlan;
+  /**
+   * Gives back the call's node and channel slots (idempotent). The sender calls it when the
+   * upstream body is done: at once after a buffered read, or through `releaseWhenDone` for a
+   * body piped to the client.
+   */
+  release: SlotRelease;
 }
 
 /** Reported for every failed attempt (logging, channel health). */
@@ -90,7 +96,11 @@ export async function runAttempts(
   if (!releaseNode) throw nodeSaturatedError();
   try {
     const success = await attemptChannels(context, runtime, retryTimes, onFailure);
-    releaseWhenDone(success.response.body, context.abort, releaseNode);
+    const releaseChannel = success.release;
+    success.release = () => {
+      releaseChannel();
+      releaseNode();
+    };
     return success;
   } catch (error) {
     releaseNode();
@@ -167,8 +177,7 @@ async function attemptChannels(
       runtime.metrics?.upstreamResponse(channel.id, response.statusCode);
       if (response.statusCode < 300) {
         responding = true;
-        releaseWhenDone(response.body, context.abort, releaseChannel);
-        return { channel, adapter, request, response, plan };
+        return { channel, adapter, request, response, plan, release: releaseChannel };
       }
       const text = await readErrorBody(response.body);
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);

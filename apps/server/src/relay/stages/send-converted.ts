@@ -9,8 +9,8 @@ import {
   UpstreamError,
   type Usage,
 } from '@switchyard/relay-kit';
-import type { FastifyReply } from 'fastify';
 import type { RelayContext } from '../relay-context.ts';
+import type { RelayReply } from '../relay-exchange.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import { type AttemptSuccess, toRelayFailure } from './run-attempts.ts';
 import type { CallOutcome } from './settle-usage.ts';
@@ -27,9 +27,10 @@ function localUsage(promptTokens: number, completionTokens: number): Usage {
 }
 
 /**
- * Reads a non-stream upstream body. A connection closed before the body was complete is an
- * upstream error (502 in the client's protocol, nothing delivered, so relayCall refunds), not an
- * internal one; a read cut by the client leaving is rethrown as it is.
+ * Reads a non-stream upstream body, then gives back the call's upstream slots. A connection
+ * closed before the body was complete is an upstream error (502 in the client's protocol, nothing
+ * delivered, so relayCall refunds), not an internal one; a read cut by the client leaving is
+ * rethrown as it is.
  */
 export async function readUpstreamText(context: RelayContext, success: AttemptSuccess): Promise<string> {
   try {
@@ -45,6 +46,9 @@ export async function readUpstreamText(context: RelayContext, success: AttemptSu
       cause: error,
     });
     throw toRelayFailure(failure, success.channel);
+  } finally {
+    // The body is read to its end (or failed): the call's upstream slots are free.
+    success.release();
   }
 }
 
@@ -56,7 +60,7 @@ export async function readUpstreamText(context: RelayContext, success: AttemptSu
 export async function sendConvertedJson(
   context: RelayContext,
   success: AttemptSuccess,
-  reply: FastifyReply,
+  reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ): Promise<unknown> {
   const { adapter, channel, request, plan } = success;
@@ -84,18 +88,19 @@ export async function sendConvertedJson(
   const shown = usage ?? localUsage(context.promptEstimate(), localCompletionTokens());
   const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
   reply.code(200).header('content-type', 'application/json');
-  reply.raw.once('close', () =>
-    done({
-      channel,
-      upstreamModel: request.upstreamModel,
-      usage,
-      localCompletionTokens,
-      delivered: true,
-      stream: false,
-      firstResponseMs: -1000,
-    }),
-  );
-  return reply.send(body);
+  // The body is handed to the socket within send (the onSend hooks are synchronous), so the call
+  // is settled right after it, with no listener kept per call.
+  const sent = reply.send(body);
+  done({
+    channel,
+    upstreamModel: request.upstreamModel,
+    usage,
+    localCompletionTokens,
+    delivered: true,
+    stream: false,
+    firstResponseMs: -1000,
+  });
+  return sent;
 }
 
 /**
@@ -106,9 +111,9 @@ export async function sendConvertedJson(
 export function sendConvertedStream(
   context: RelayContext,
   success: AttemptSuccess,
-  reply: FastifyReply,
+  reply: RelayReply,
   done: (outcome: CallOutcome) => void,
-): FastifyReply {
+): RelayReply {
   const { adapter, response, channel, request, plan } = success;
   const { codec, call } = context;
   const collector = new GeneratedTextCollector(MAX_COLLECTED_CHARS);

@@ -5,10 +5,11 @@ import {
   cutAfterEvent,
   type Usage,
 } from '@switchyard/relay-kit';
-import type { FastifyReply } from 'fastify';
 import { setAddedTimeHeader } from '../../observability/added-time.ts';
 import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
 import type { RelayContext } from '../relay-context.ts';
+import type { RelayReply } from '../relay-exchange.ts';
+import { releaseWhenDone } from '../upstream-limits.ts';
 import { type BodyRelay, pumpBody } from './body-pump.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
@@ -35,10 +36,10 @@ const isJson = (contentType: unknown) =>
 export function sendResponse(
   context: RelayContext,
   success: AttemptSuccess,
-  reply: FastifyReply,
+  reply: RelayReply,
   settle: (outcome: CallOutcome) => void,
   metrics?: GatewayMetrics,
-): Promise<unknown> | FastifyReply {
+): Promise<unknown> | RelayReply {
   const contentType = success.response.headers['content-type'];
   const streamed =
     isEventStream(contentType) || (success.adapter.decodeStream !== undefined && success.plan.call.stream);
@@ -52,6 +53,10 @@ export function sendResponse(
       settle(outcome);
     };
   }
+  // A buffered answer gives its slots back once read (readUpstreamText); a piped one when its
+  // upstream body is over or the client left.
+  const buffered = !streamed && (success.plan.mode === 'convert' || isJson(contentType));
+  if (!buffered) releaseWhenDone(success.response.body, context.abort, success.release);
   if (success.plan.mode === 'convert') {
     return streamed
       ? sendConvertedStream(context, success, reply, done)
@@ -79,7 +84,7 @@ function transcriptText(body: string): string {
 async function sendJson(
   context: RelayContext,
   success: AttemptSuccess,
-  reply: FastifyReply,
+  reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ) {
   const { adapter, response, channel, request } = success;
@@ -100,24 +105,25 @@ async function sendJson(
   reply
     .code(response.statusCode)
     .header('content-type', String(response.headers['content-type'] ?? 'application/json'));
-  reply.raw.once('close', () =>
-    done({
-      channel,
-      upstreamModel: request.upstreamModel,
-      usage,
-      localCompletionTokens,
-      delivered: true,
-      stream: false,
-      firstResponseMs: -1000,
-    }),
-  );
-  return reply.send(text);
+  // The body is handed to the socket within send (the onSend hooks are synchronous), so the call
+  // is settled right after it, with no listener kept per call.
+  const sent = reply.send(text);
+  done({
+    channel,
+    upstreamModel: request.upstreamModel,
+    usage,
+    localCompletionTokens,
+    delivered: true,
+    stream: false,
+    firstResponseMs: -1000,
+  });
+  return sent;
 }
 
 function sendStream(
   context: RelayContext,
   success: AttemptSuccess,
-  reply: FastifyReply,
+  reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ) {
   const { adapter, response, channel, request } = success;
@@ -216,7 +222,7 @@ function sendStream(
 function sendBytes(
   context: RelayContext,
   success: AttemptSuccess,
-  reply: FastifyReply,
+  reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ) {
   const { response, channel, request } = success;
