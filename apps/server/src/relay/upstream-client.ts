@@ -2,6 +2,7 @@ import type { UpstreamRequest } from '@switchyard/relay-kit';
 import { Agent, type Dispatcher, errors } from 'undici';
 import type { Config } from '../config/env.ts';
 import type { AbortSource } from './relay-abort.ts';
+import { type BufferWhen, type UpstreamAnswer, UpstreamAnswerHandler } from './upstream-answer.ts';
 import { UpstreamLimits } from './upstream-limits.ts';
 
 /** Per-channel overrides of the server-wide upstream timeouts, milliseconds (null = server default). */
@@ -107,6 +108,33 @@ export class UpstreamClient {
     if (timeouts?.firstByteTimeoutMs) options.headersTimeout = timeouts.firstByteTimeoutMs;
     if (timeouts?.idleTimeoutMs) options.bodyTimeout = timeouts.idleTimeoutMs;
     return this.agentFor(timeouts?.connectTimeoutMs ?? null).request(options);
+  }
+
+  /**
+   * Sends the request of a call that expects a whole answer: a 2xx answer `bufferWhen` accepts,
+   * and an error answer, resolve once complete with their text (no body stream per call); any
+   * other answer resolves at its headers with a readable body (see {@link UpstreamAnswerHandler}).
+   */
+  fetchAnswer(
+    upstream: UpstreamRequest,
+    signal: AbortSource,
+    timeouts: UpstreamTimeouts | undefined,
+    bufferWhen: BufferWhen,
+  ): Promise<UpstreamAnswer> {
+    const { origin, path } = targetOf(upstream.url);
+    const options: Dispatcher.DispatchOptions = {
+      origin,
+      path,
+      method: upstream.method as Dispatcher.HttpMethod,
+      headers: upstream.headers,
+      body: upstream.body,
+    };
+    if (timeouts?.firstByteTimeoutMs) options.headersTimeout = timeouts.firstByteTimeoutMs;
+    if (timeouts?.idleTimeoutMs) options.bodyTimeout = timeouts.idleTimeoutMs;
+    const agent = this.agentFor(timeouts?.connectTimeoutMs ?? null);
+    return new Promise((resolve, reject) => {
+      agent.dispatch(options, new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject));
+    });
   }
 
   async close(): Promise<void> {

@@ -1,14 +1,14 @@
+import type { Readable } from 'node:stream';
 import {
   getProviderAdapter,
   isRelayRequestError,
   type ProviderAdapter,
   type RelayCall,
-  type UpstreamError,
+  UpstreamError,
   type UpstreamRequest,
   upstreamErrorFromException,
 } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
-import type { Dispatcher } from 'undici';
 import { GatewayError } from '../../errors/gateway-error.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import { selectChannel } from '../../routing/select-channel.ts';
@@ -16,7 +16,9 @@ import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-ima
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
+import { MAX_ERROR_BODY_BYTES, type UpstreamAnswer, UpstreamBodyCut } from '../upstream-answer.ts';
 import type { SlotRelease } from '../upstream-limits.ts';
+import { BUFFER_CONVERTED, BUFFER_PASSED_THROUGH } from './answer-shape.ts';
 import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
 
 /** A 2xx upstream response and how it was obtained. */
@@ -24,7 +26,8 @@ export interface AttemptSuccess {
   channel: RouteTarget;
   adapter: ProviderAdapter;
   request: UpstreamRequest;
-  response: Dispatcher.ResponseData;
+  /** The 2xx answer: read whole (`text`, non-stream calls' JSON) or as a stream (`body`). */
+  response: UpstreamAnswer;
   /** Pass-through or conversion, and the call the adapter was given. */
   plan: UpstreamPlan;
   /**
@@ -38,10 +41,8 @@ export interface AttemptSuccess {
 /** Reported for every failed attempt (logging, channel health). */
 export type AttemptFailureListener = (channel: RouteTarget, failure: UpstreamError) => void;
 
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
 /** Reads at most `limit` bytes of an error body, then discards the rest. */
-async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+async function readErrorBody(body: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -168,9 +169,9 @@ async function attemptChannels(
           : plan.call;
       const request = adapter.buildRequest(upstreamCall, prepared, runtime.providerSettings());
       const sentAt = performance.now();
-      let response: Awaited<ReturnType<typeof runtime.upstream.send>>;
+      let response: UpstreamAnswer;
       try {
-        response = await runtime.upstream.send(request, context.abort, channel.limits);
+        response = await sendAttempt(runtime, request, context, channel, plan);
       } finally {
         context.upstreamWaitMs += performance.now() - sentAt;
       }
@@ -179,10 +180,15 @@ async function attemptChannels(
         responding = true;
         return { channel, adapter, request, response, plan, release: releaseChannel };
       }
-      const text = await readErrorBody(response.body);
+      const text = response.text ?? (await readErrorBody(response.body));
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
       if (context.abort.aborted) throw new ClientAbortedError('client closed the connection');
+      if (error instanceof UpstreamBodyCut && error.statusCode < 300) {
+        // A 2xx answer cut short is not retried (the upstream did the work): 502, as a stream cut.
+        runtime.metrics?.upstreamResponse(channel.id, error.statusCode);
+        throw bodyCutFailure(channel, error.cause);
+      }
       if (isRelayRequestError(error) || error instanceof ImageFetchError) throw badRequest(error.message);
       failure = upstreamErrorFromException(error);
       if (failure.status === 0) runtime.metrics?.upstreamResponse(channel.id, 0);
@@ -209,6 +215,41 @@ async function attemptChannels(
     });
   }
   throw noChannelError(caller.group, call.model);
+}
+
+/**
+ * Sends one attempt. A call that expects a whole answer (not a stream) has it read whole by the
+ * upstream client, without a body stream; a stream call gets undici's streamed body.
+ */
+async function sendAttempt(
+  runtime: RelayRuntime,
+  request: UpstreamRequest,
+  context: RelayContext,
+  channel: RouteTarget,
+  plan: UpstreamPlan,
+): Promise<UpstreamAnswer> {
+  if (!plan.call.stream) {
+    const bufferWhen = plan.mode === 'convert' ? BUFFER_CONVERTED : BUFFER_PASSED_THROUGH;
+    return runtime.upstream.fetchAnswer(request, context.abort, channel.limits, bufferWhen);
+  }
+  const streamed = await runtime.upstream.send(request, context.abort, channel.limits);
+  return { statusCode: streamed.statusCode, headers: streamed.headers, text: null, body: streamed.body };
+}
+
+/**
+ * A 2xx answer whose connection closed before its body was complete: an upstream error (502 in
+ * the client's protocol; nothing was delivered, so the call is refunded), not an internal one.
+ */
+export function bodyCutFailure(channel: RouteTarget, cause: unknown): GatewayError {
+  const failure = new UpstreamError({
+    code: 'upstream:bad_response',
+    message: 'upstream closed the connection before the response was complete',
+    status: 0,
+    retryable: false,
+    channelFault: false,
+    cause,
+  });
+  return toRelayFailure(failure, channel);
 }
 
 /** Every channel left for the call is at its concurrency cap on this node. */

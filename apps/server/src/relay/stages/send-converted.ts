@@ -12,7 +12,7 @@ import {
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayReply } from '../relay-exchange.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
-import { type AttemptSuccess, toRelayFailure } from './run-attempts.ts';
+import { type AttemptSuccess, bodyCutFailure, toRelayFailure } from './run-attempts.ts';
 import type { CallOutcome } from './settle-usage.ts';
 
 /** Upper bound on generated text kept for local counting when the upstream reports no usage. */
@@ -26,6 +26,15 @@ function localUsage(promptTokens: number, completionTokens: number): Usage {
   };
 }
 
+/** A streamed body read to its end as UTF-8 text (undici's bodies read themselves). */
+async function readWhole(body: Readable): Promise<string> {
+  const own = (body as Readable & { text?: () => Promise<string> }).text;
+  if (typeof own === 'function') return own.call(body);
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /**
  * Reads a non-stream upstream body, then gives back the call's upstream slots. A connection
  * closed before the body was complete is an upstream error (502 in the client's protocol, nothing
@@ -33,19 +42,16 @@ function localUsage(promptTokens: number, completionTokens: number): Usage {
  * rethrown as it is.
  */
 export async function readUpstreamText(context: RelayContext, success: AttemptSuccess): Promise<string> {
+  const { response } = success;
+  if (response.text !== null) {
+    success.release();
+    return response.text;
+  }
   try {
-    return await success.response.body.text();
+    return await readWhole(response.body);
   } catch (error) {
     if (context.abort.aborted) throw error;
-    const failure = new UpstreamError({
-      code: 'upstream:bad_response',
-      message: 'upstream closed the connection before the response was complete',
-      status: 0,
-      retryable: false,
-      channelFault: false,
-      cause: error,
-    });
-    throw toRelayFailure(failure, success.channel);
+    throw bodyCutFailure(success.channel, error);
   } finally {
     // The body is read to its end (or failed): the call's upstream slots are free.
     success.release();
@@ -111,10 +117,11 @@ export async function sendConvertedJson(
 export function sendConvertedStream(
   context: RelayContext,
   success: AttemptSuccess,
+  body: Readable,
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ): RelayReply {
-  const { adapter, response, channel, request, plan } = success;
+  const { adapter, channel, request, plan } = success;
   const { codec, call } = context;
   const collector = new GeneratedTextCollector(MAX_COLLECTED_CHARS);
   let usage: Usage | undefined;
@@ -142,9 +149,9 @@ export function sendConvertedStream(
       controller.enqueue(part);
     },
   });
-  const events: ReadableStream<SseEvent> = (
-    Readable.toWeb(response.body) as ReadableStream<Uint8Array>
-  ).pipeThrough(adapter.decodeStream ? adapter.decodeStream() : createSseParserStream());
+  const events: ReadableStream<SseEvent> = (Readable.toWeb(body) as ReadableStream<Uint8Array>).pipeThrough(
+    adapter.decodeStream ? adapter.decodeStream() : createSseParserStream(),
+  );
   const output = events
     .pipeThrough(adapter.toStreamParts(plan.call))
     .pipeThrough(observe)

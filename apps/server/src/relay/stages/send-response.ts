@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import {
   countGeneratedTokens,
   countResponseTokens,
@@ -10,6 +11,7 @@ import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayReply } from '../relay-exchange.ts';
 import { releaseWhenDone } from '../upstream-limits.ts';
+import { isEventStream, isJson } from './answer-shape.ts';
 import { type BodyRelay, pumpBody } from './body-pump.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
@@ -21,12 +23,6 @@ const MALFORMED_EVENT_ERROR = {
   message: 'upstream sent a malformed stream event',
   type: 'upstream_error',
 } as const;
-
-const isEventStream = (contentType: unknown) =>
-  typeof contentType === 'string' && contentType.includes('text/event-stream');
-/** JSON, or no content type at all (some upstreams omit it on JSON answers). */
-const isJson = (contentType: unknown) =>
-  contentType === undefined || (typeof contentType === 'string' && /json|^text\/plain/i.test(contentType));
 
 /**
  * Stage 7: sends the upstream answer in the client's protocol (same protocol: pass-through).
@@ -40,9 +36,11 @@ export function sendResponse(
   settle: (outcome: CallOutcome) => void,
   metrics?: GatewayMetrics,
 ): Promise<unknown> | RelayReply {
-  const contentType = success.response.headers['content-type'];
+  const { response } = success;
+  const contentType = response.headers['content-type'];
   const streamed =
-    isEventStream(contentType) || (success.adapter.decodeStream !== undefined && success.plan.call.stream);
+    response.body !== null &&
+    (isEventStream(contentType) || (success.adapter.decodeStream !== undefined && success.plan.call.stream));
   metrics?.addedLatency(setAddedTimeHeader(reply, context.upstreamWaitMs));
   let done = settle;
   if (streamed && metrics) {
@@ -53,18 +51,19 @@ export function sendResponse(
       settle(outcome);
     };
   }
-  // A buffered answer gives its slots back once read (readUpstreamText); a piped one when its
-  // upstream body is over or the client left.
-  const buffered = !streamed && (success.plan.mode === 'convert' || isJson(contentType));
-  if (!buffered) releaseWhenDone(success.response.body, context.abort, success.release);
-  if (success.plan.mode === 'convert') {
-    return streamed
-      ? sendConvertedStream(context, success, reply, done)
-      : sendConvertedJson(context, success, reply, done);
+  // An answer read whole (or to be read whole) gives its slots back once read
+  // (readUpstreamText); a piped one when its upstream body is over or the client left.
+  const body = response.body;
+  const buffered = body === null || (!streamed && (success.plan.mode === 'convert' || isJson(contentType)));
+  if (buffered) {
+    return success.plan.mode === 'convert'
+      ? sendConvertedJson(context, success, reply, done)
+      : sendJson(context, success, reply, done);
   }
-  if (streamed) return sendStream(context, success, reply, done);
-  if (isJson(contentType)) return sendJson(context, success, reply, done);
-  return sendBytes(context, success, reply, done);
+  releaseWhenDone(body, context.abort, success.release);
+  if (success.plan.mode === 'convert') return sendConvertedStream(context, success, body, reply, done);
+  if (streamed) return sendStream(context, success, body, reply, done);
+  return sendBytes(context, success, body, reply, done);
 }
 
 /**
@@ -123,10 +122,11 @@ async function sendJson(
 function sendStream(
   context: RelayContext,
   success: AttemptSuccess,
+  body: Readable,
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ) {
-  const { adapter, response, channel, request } = success;
+  const { adapter, channel, request } = success;
   const { codec, call } = context;
   let localCompletion: number | undefined;
   const countLocal = () => {
@@ -209,7 +209,7 @@ function sendStream(
     },
     settle: finish,
   };
-  return sendEventStream(reply, context.abort, pumpBody(response.body, relay), (clientLeft) => {
+  return sendEventStream(reply, context.abort, pumpBody(body, relay), (clientLeft) => {
     if (clientLeft) interruption ??= CLIENT_LEFT;
     finish();
   });
@@ -222,6 +222,7 @@ function sendStream(
 function sendBytes(
   context: RelayContext,
   success: AttemptSuccess,
+  body: Readable,
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ) {
@@ -257,5 +258,5 @@ function sendBytes(
   });
   const contentType = response.headers['content-type'];
   reply.code(200).header('content-type', String(contentType ?? 'application/octet-stream'));
-  return reply.send(pumpBody(response.body, relay));
+  return reply.send(pumpBody(body, relay));
 }

@@ -1,0 +1,24 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { BufferWhen } from '../upstream-answer.ts';
+
+/** A server-sent-event answer. */
+export const isEventStream = (contentType: unknown): boolean =>
+  typeof contentType === 'string' && contentType.includes('text/event-stream');
+
+/** JSON, or no content type at all (some upstreams omit it on JSON answers). */
+export const isJson = (contentType: unknown): boolean =>
+  contentType === undefined || (typeof contentType === 'string' && /json|^text\/plain/i.test(contentType));
+
+/**
+ * Which answers of a non-stream call are read whole before they are sent on (the rest is piped:
+ * an event stream after all, or binary audio). Pass-through: JSON (or text) answers; conversion:
+ * every answer that is not an event stream, as the adapter reads it into a neutral response.
+ * Kept as two fixed functions, not a closure per call.
+ */
+export const BUFFER_PASSED_THROUGH: BufferWhen = (_status, headers: IncomingHttpHeaders) => {
+  const contentType = headers['content-type'];
+  return !isEventStream(contentType) && isJson(contentType);
+};
+
+export const BUFFER_CONVERTED: BufferWhen = (_status, headers: IncomingHttpHeaders) =>
+  !isEventStream(headers['content-type']);

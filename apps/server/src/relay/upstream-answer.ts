@@ -1,0 +1,138 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import { type Dispatcher, errors } from 'undici';
+import { type AbortSource, onAbort, RelayAbort } from './relay-abort.ts';
+
+/** An upstream answer: its body read whole (`text`) or as a stream (`body`), never both. */
+export type UpstreamAnswer =
+  | { statusCode: number; headers: IncomingHttpHeaders; text: string; body: null }
+  | { statusCode: number; headers: IncomingHttpHeaders; text: null; body: Readable };
+
+/** Whether an answer with this status and these headers is read whole before it is handed over. */
+export type BufferWhen = (statusCode: number, headers: IncomingHttpHeaders) => boolean;
+
+/** The upstream connection failed after the answer's headers, before its whole body arrived. */
+export class UpstreamBodyCut extends Error {
+  override name = 'UpstreamBodyCut';
+
+  constructor(
+    readonly statusCode: number,
+    cause: Error,
+  ) {
+    super(`upstream body cut short: ${cause.message}`, { cause });
+  }
+}
+
+/** Error bodies are read up to this size; the rest is received and dropped. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * An undici dispatch handler for one upstream request of a relay call that expects a whole
+ * answer (a non-stream call). An answer `bufferWhen` accepts (2xx JSON) and an error answer
+ * (≥ 300, its first 64 KB) are collected into one string and resolved when complete, with no
+ * stream, stream consumer or async resource per call (undici's `request()` makes all three).
+ * Anything else (an event stream or binary answer after all) resolves at its headers with a
+ * readable body fed with backpressure, as `request()` would give it. The call's abort cancels the
+ * request at any point; a failure before the answer is resolved rejects, one after it destroys the
+ * body.
+ */
+export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
+  private chunks: Buffer[] | null = null;
+  private size = 0;
+  private limit = Number.POSITIVE_INFINITY;
+  private body: Readable | null = null;
+  private statusCode = 0;
+  private headers: IncomingHttpHeaders = {};
+  private settled = false;
+  private readonly onAbortListener = () => this.abort();
+
+  constructor(
+    private readonly signal: AbortSource,
+    private readonly bufferWhen: BufferWhen,
+    private readonly resolve: (answer: UpstreamAnswer) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    if (!signal.aborted) onAbort(signal, this.onAbortListener);
+  }
+
+  private abort(): void {
+    this.controller?.abort(new errors.RequestAbortedError());
+  }
+
+  private stopListening(): void {
+    if (this.signal instanceof RelayAbort) this.signal.off('abort', this.onAbortListener);
+    else this.signal.removeEventListener('abort', this.onAbortListener);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(new errors.RequestAbortedError());
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    if (statusCode < 200) return;
+    this.statusCode = statusCode;
+    this.headers = headers;
+    if (statusCode >= 300 || this.bufferWhen(statusCode, headers)) {
+      this.chunks = [];
+      if (statusCode >= 300) this.limit = MAX_ERROR_BODY_BYTES;
+      return;
+    }
+    const body = new Readable({
+      read: () => controller.resume(),
+      destroy: (error, callback) => {
+        if (!this.settled) controller.abort(error ?? new errors.RequestAbortedError());
+        callback(error);
+      },
+    });
+    this.body = body;
+    this.settled = false;
+    this.resolve({ statusCode, headers, text: null, body });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.chunks !== null) {
+      if (this.size < this.limit) this.chunks.push(chunk);
+      this.size += chunk.length;
+      return;
+    }
+    if (this.body !== null && !this.body.push(chunk)) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    this.settled = true;
+    this.stopListening();
+    if (this.chunks !== null) {
+      const whole = Buffer.concat(this.chunks);
+      const bytes = whole.length > this.limit ? whole.subarray(0, this.limit) : whole;
+      this.resolve({
+        statusCode: this.statusCode,
+        headers: this.headers,
+        text: bytes.toString('utf8'),
+        body: null,
+      });
+      this.chunks = null;
+      return;
+    }
+    this.body?.push(null);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    const wasSettled = this.settled;
+    this.settled = true;
+    this.stopListening();
+    if (this.body !== null) {
+      if (!wasSettled) this.body.destroy(error);
+      return;
+    }
+    // Cut after the headers: the caller tells an answer cut short from an upstream not reached.
+    const cut = this.chunks !== null;
+    this.chunks = null;
+    this.reject(cut ? new UpstreamBodyCut(this.statusCode, error) : error);
+  }
+}
