@@ -68,7 +68,15 @@ afterAll(async () => {
 
 const fetchAnswer = (path: string, signal = new RelayAbort(), base = origin): Promise<UpstreamAnswer> =>
   client.fetchAnswer(
-    { url: `${base}${path}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+    {
+      url: `${base}${path}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      upstreamModel: 'm',
+      streamUsageForced: false,
+      warnings: [],
+    },
     signal,
     undefined,
     BUFFER_PASSED_THROUGH,

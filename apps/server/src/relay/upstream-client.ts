@@ -40,6 +40,24 @@ export function targetOf(url: string): { origin: string; path: string } {
   return target;
 }
 
+/** undici's options for an upstream request, with a channel's own first-byte and idle timeouts. */
+function dispatchOptionsOf(
+  upstream: UpstreamRequest,
+  timeouts?: UpstreamTimeouts,
+): Dispatcher.DispatchOptions {
+  const { origin, path } = targetOf(upstream.url);
+  const options: Dispatcher.DispatchOptions = {
+    origin,
+    path,
+    method: upstream.method as Dispatcher.HttpMethod,
+    headers: upstream.headers,
+    body: upstream.body,
+  };
+  if (timeouts?.firstByteTimeoutMs) options.headersTimeout = timeouts.firstByteTimeoutMs;
+  if (timeouts?.idleTimeoutMs) options.bodyTimeout = timeouts.idleTimeoutMs;
+  return options;
+}
+
 /**
  * Sends upstream requests over undici Agents (a keep-alive pool per origin) with connect,
  * header (first byte) and body-idle timeouts, and the caller's abort signal so a client that goes
@@ -96,17 +114,8 @@ export class UpstreamClient {
     signal: AbortSource,
     timeouts?: UpstreamTimeouts,
   ): Promise<Dispatcher.ResponseData> {
-    const { origin, path } = targetOf(upstream.url);
-    const options: Dispatcher.RequestOptions = {
-      origin,
-      path,
-      method: upstream.method as Dispatcher.HttpMethod,
-      headers: upstream.headers,
-      body: upstream.body,
-      signal,
-    };
-    if (timeouts?.firstByteTimeoutMs) options.headersTimeout = timeouts.firstByteTimeoutMs;
-    if (timeouts?.idleTimeoutMs) options.bodyTimeout = timeouts.idleTimeoutMs;
+    const options: Dispatcher.RequestOptions = dispatchOptionsOf(upstream, timeouts);
+    options.signal = signal;
     return this.agentFor(timeouts?.connectTimeoutMs ?? null).request(options);
   }
 
@@ -121,16 +130,7 @@ export class UpstreamClient {
     timeouts: UpstreamTimeouts | undefined,
     bufferWhen: BufferWhen,
   ): Promise<UpstreamAnswer> {
-    const { origin, path } = targetOf(upstream.url);
-    const options: Dispatcher.DispatchOptions = {
-      origin,
-      path,
-      method: upstream.method as Dispatcher.HttpMethod,
-      headers: upstream.headers,
-      body: upstream.body,
-    };
-    if (timeouts?.firstByteTimeoutMs) options.headersTimeout = timeouts.firstByteTimeoutMs;
-    if (timeouts?.idleTimeoutMs) options.bodyTimeout = timeouts.idleTimeoutMs;
+    const options = dispatchOptionsOf(upstream, timeouts);
     const agent = this.agentFor(timeouts?.connectTimeoutMs ?? null);
     return new Promise((resolve, reject) => {
       agent.dispatch(options, new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject));

@@ -69,7 +69,7 @@ export async function sendConvertedJson(
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ): Promise<unknown> {
-  const { adapter, channel, request, plan } = success;
+  const { adapter, channel, plan } = success;
   const text = await readUpstreamText(context, success);
   let unified: ReturnType<typeof adapter.toResponse>;
   try {
@@ -94,12 +94,26 @@ export async function sendConvertedJson(
   const shown = usage ?? localUsage(context.promptEstimate(), localCompletionTokens());
   const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
   reply.code(200).header('content-type', 'application/json');
-  // The body is handed to the socket within send (the onSend hooks are synchronous), so the call
-  // is settled right after it, with no listener kept per call.
-  const sent = reply.send(body);
+  return sendWhole(reply, body, done, success, usage, localCompletionTokens);
+}
+
+/**
+ * Sends a whole (non-stream) answer, then reports the call's outcome. The body is handed to the
+ * socket within `send` (the reply's onSend hooks are synchronous), so the call is settled right
+ * after it, with no listener kept per call.
+ */
+export function sendWhole(
+  reply: RelayReply,
+  payload: string,
+  done: (outcome: CallOutcome) => void,
+  success: AttemptSuccess,
+  usage: Usage | undefined,
+  localCompletionTokens: () => number,
+): RelayReply {
+  const sent = reply.send(payload);
   done({
-    channel,
-    upstreamModel: request.upstreamModel,
+    channel: success.channel,
+    upstreamModel: success.request.upstreamModel,
     usage,
     localCompletionTokens,
     delivered: true,

@@ -15,7 +15,7 @@ import { isEventStream, isJson } from './answer-shape.ts';
 import { type BodyRelay, pumpBody } from './body-pump.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
-import { readUpstreamText, sendConvertedJson, sendConvertedStream } from './send-converted.ts';
+import { readUpstreamText, sendConvertedJson, sendConvertedStream, sendWhole } from './send-converted.ts';
 import type { CallOutcome } from './settle-usage.ts';
 
 const MALFORMED_EVENT_ERROR = {
@@ -86,7 +86,7 @@ async function sendJson(
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ) {
-  const { adapter, response, channel, request } = success;
+  const { adapter, response } = success;
   // A failed read throws to relayCall, which refunds the reservation.
   const text = await readUpstreamText(context, success);
   const usage = adapter.readUsage(text, context.call.protocol);
@@ -104,19 +104,7 @@ async function sendJson(
   reply
     .code(response.statusCode)
     .header('content-type', String(response.headers['content-type'] ?? 'application/json'));
-  // The body is handed to the socket within send (the onSend hooks are synchronous), so the call
-  // is settled right after it, with no listener kept per call.
-  const sent = reply.send(text);
-  done({
-    channel,
-    upstreamModel: request.upstreamModel,
-    usage,
-    localCompletionTokens,
-    delivered: true,
-    stream: false,
-    firstResponseMs: -1000,
-  });
-  return sent;
+  return sendWhole(reply, text, done, success, usage, localCompletionTokens);
 }
 
 function sendStream(
