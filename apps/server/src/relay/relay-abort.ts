@@ -32,3 +32,9 @@ export function onAbort(source: AbortSource, listener: () => void): void {
   if (source instanceof RelayAbort) source.once('abort', listener);
   else source.addEventListener('abort', listener, { once: true });
 }
+
+/** Removes a listener added with {@link onAbort} (nothing when it has run or was never added). */
+export function offAbort(source: AbortSource, listener: () => void): void {
+  if (source instanceof RelayAbort) source.off('abort', listener);
+  else source.removeEventListener('abort', listener);
+}

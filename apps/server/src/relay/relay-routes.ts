@@ -72,7 +72,7 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
     const route = routeOf(codec);
     const handler = viaToken(codec);
     app.post(path, route, handler);
-    if (lane && !path.includes(':') && !path.includes('*')) lane.route(path, handler, route.config);
+    lane?.route(path, handler, route.config);
   };
 
   post('/v1/chat/completions', openAIChatCodec);

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { type Dispatcher, errors } from 'undici';
-import { type AbortSource, onAbort, RelayAbort } from './relay-abort.ts';
+import { type AbortSource, offAbort, onAbort } from './relay-abort.ts';
 
 /** An upstream answer: its body read whole (`text`) or as a stream (`body`), never both. */
 export type UpstreamAnswer =
@@ -25,6 +25,20 @@ export class UpstreamBodyCut extends Error {
 
 /** Error bodies are read up to this size; the rest is received and dropped. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** Reads a streamed body to its end as UTF-8 text, keeping at most `limit` bytes of it. */
+export async function readBodyText(body: Readable, limit = Number.POSITIVE_INFINITY): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    if (size < limit) {
+      chunks.push(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+  }
+  const whole = Buffer.concat(chunks);
+  return (whole.length > limit ? whole.subarray(0, limit) : whole).toString('utf8');
+}
 
 /**
  * An undici dispatch handler for one upstream request of a relay call that expects a whole
@@ -61,8 +75,7 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   private stopListening(): void {
-    if (this.signal instanceof RelayAbort) this.signal.off('abort', this.onAbortListener);
-    else this.signal.removeEventListener('abort', this.onAbortListener);
+    offAbort(this.signal, this.onAbortListener);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -91,7 +104,6 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
       },
     });
     this.body = body;
-    this.settled = false;
     this.resolve({ statusCode, headers, text: null, body });
   }
 

@@ -15,10 +15,13 @@ import { readBody } from './read-body.ts';
 /** A relay route's handler: the same function serves it on the lane and as a Fastify route. */
 export type LaneHandler = (request: RelayRequest, reply: RelayReply) => Promise<unknown>;
 
+/** A relay route's config, as Fastify's `routeOptions.config` gives it (the error writer reads `codec`). */
+type LaneRouteConfig = { readonly relay: true; readonly codec?: unknown };
+
 interface LaneRoute {
   handler: LaneHandler;
-  /** The route's config, as Fastify's `routeOptions.config` gives it (the error writer reads `codec`). */
-  config: { readonly relay: true; readonly codec?: unknown };
+  /** What the request's `routeOptions` answers, made once per route. */
+  routeOptions: { readonly config: LaneRouteConfig };
 }
 
 /** The content types relay clients send; anything else takes Fastify's path (and its 415). */
@@ -54,11 +57,13 @@ export class RelayLane {
   private readonly routes = new Map<string, LaneRoute>();
   private ready: OpenLane | null = null;
 
-  /** Serves POST `path` on the lane (the handler stays registered as a Fastify route as well). */
-  route(path: string, handler: LaneHandler, config: LaneRoute['config']): void {
-    if (path.includes(':') || path.includes('*'))
-      throw new Error(`the relay lane serves fixed paths only: ${path}`);
-    this.routes.set(path, { handler, config });
+  /**
+   * Serves POST `path` on the lane (the handler stays registered as a Fastify route as well). A
+   * path with parameters or a wildcard is left to Fastify's router alone.
+   */
+  route(path: string, handler: LaneHandler, config: LaneRouteConfig): void {
+    if (path.includes(':') || path.includes('*')) return;
+    this.routes.set(path, { handler, routeOptions: { config } });
   }
 
   /** Starts serving once the app is ready; until then every request goes to Fastify. */
@@ -100,7 +105,7 @@ export class RelayLane {
     const { app } = ready;
     const id = createRequestId();
     const log = lazyChildLoggerFactory.call(app, app.log, { reqId: id }, {});
-    const request = new LaneRequest(raw, id, ready.clientAddress(raw), log, app, { config: route.config });
+    const request = new LaneRequest(raw, id, ready.clientAddress(raw), log, app, route.routeOptions);
     const fail = (error: unknown) => sendError(error, request, reply);
     const reply = new LaneReply(res, startedAt, log, fail);
     res.setHeader('X-Oneapi-Request-Id', id);

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import {
   getProviderAdapter,
   isRelayRequestError,
@@ -16,7 +15,12 @@ import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-ima
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
-import { MAX_ERROR_BODY_BYTES, type UpstreamAnswer, UpstreamBodyCut } from '../upstream-answer.ts';
+import {
+  MAX_ERROR_BODY_BYTES,
+  readBodyText,
+  type UpstreamAnswer,
+  UpstreamBodyCut,
+} from '../upstream-answer.ts';
 import type { SlotRelease } from '../upstream-limits.ts';
 import { BUFFER_CONVERTED, BUFFER_PASSED_THROUGH } from './answer-shape.ts';
 import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
@@ -40,19 +44,6 @@ export interface AttemptSuccess {
 
 /** Reported for every failed attempt (logging, channel health). */
 export type AttemptFailureListener = (channel: RouteTarget, failure: UpstreamError) => void;
-
-/** Reads at most `limit` bytes of an error body, then discards the rest. */
-async function readErrorBody(body: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size < MAX_ERROR_BODY_BYTES) {
-      chunks.push(chunk as Buffer);
-      size += (chunk as Buffer).length;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
-}
 
 /** The client went away before the upstream answered; nothing is sent and the reservation is refunded. */
 export class ClientAbortedError extends Error {
@@ -180,7 +171,7 @@ async function attemptChannels(
         responding = true;
         return { channel, adapter, request, response, plan, release: releaseChannel };
       }
-      const text = response.text ?? (await readErrorBody(response.body));
+      const text = response.text ?? (await readBodyText(response.body, MAX_ERROR_BODY_BYTES));
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
       if (context.abort.aborted) throw new ClientAbortedError('client closed the connection');

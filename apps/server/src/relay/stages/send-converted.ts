@@ -11,6 +11,7 @@ import {
 } from '@switchyard/relay-kit';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayReply } from '../relay-exchange.ts';
+import { readBodyText } from '../upstream-answer.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import { type AttemptSuccess, bodyCutFailure, toRelayFailure } from './run-attempts.ts';
 import type { CallOutcome } from './settle-usage.ts';
@@ -26,15 +27,6 @@ function localUsage(promptTokens: number, completionTokens: number): Usage {
   };
 }
 
-/** A streamed body read to its end as UTF-8 text (undici's bodies read themselves). */
-async function readWhole(body: Readable): Promise<string> {
-  const own = (body as Readable & { text?: () => Promise<string> }).text;
-  if (typeof own === 'function') return own.call(body);
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * Reads a non-stream upstream body, then gives back the call's upstream slots. A connection
  * closed before the body was complete is an upstream error (502 in the client's protocol, nothing
@@ -48,7 +40,7 @@ export async function readUpstreamText(context: RelayContext, success: AttemptSu
     return response.text;
   }
   try {
-    return await readWhole(response.body);
+    return await readBodyText(response.body);
   } catch (error) {
     if (context.abort.aborted) throw error;
     throw bodyCutFailure(success.channel, error);
