@@ -182,14 +182,27 @@ export function readMainThreadCpuMs(pid: number): number {
   return readStatCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
+/** System (kernel) CPU time of a process (all its threads), in milliseconds. */
+export function readSystemCpuMs(pid: number): number {
+  return readStatCpuSplitMs(`/proc/${pid}/stat`).system;
+}
+
 function readStatCpuMs(path: string): number {
+  const { user, system } = readStatCpuSplitMs(path);
+  return user + system;
+}
+
+function readStatCpuSplitMs(path: string): { user: number; system: number } {
   try {
     const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state); utime and stime are fields 14 and 15.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    return {
+      user: (Number(fields[11]) * 1000) / CLOCK_TICKS_PER_SECOND,
+      system: (Number(fields[12]) * 1000) / CLOCK_TICKS_PER_SECOND,
+    };
   } catch {
-    return 0;
+    return { user: 0, system: 0 };
   }
 }
 

@@ -11,7 +11,7 @@
  * compares client p99 latency), plus the bench's BENCH_SKIP_BUILD / BENCH_PIN. To compare builds, copy
  * `apps/server/dist` aside inside the repository (so its imports still resolve) and give a variant
  * `BENCH_SWITCHYARD_MAIN=apps/server/dist-before/main.js`; `AB_TARGET=bare` runs the bare proxy. Each
- * line also gives the machine's TCP segments and the process's write and read system calls per
+ * line also gives the kernel (system) share of that CPU, the machine's TCP segments and the process's write and read system calls per
  * request (SQLite's WAL writes count as writes). `AB_TARGET=ledger` runs the durable-billing floor
  * (ledger-proxy.mjs: the bare proxy plus a key check, the body parsed and a reservation and a
  * settlement with one log row in SQLite per call; `ledger-2` with two log indexes instead of
@@ -26,7 +26,7 @@
 import { readFileSync } from 'node:fs';
 import { loadBenchConfig } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
-import { hasTaskset, readCpuMs, readMainThreadCpuMs, stopAll } from '../processes.ts';
+import { hasTaskset, readCpuMs, readMainThreadCpuMs, readSystemCpuMs, stopAll } from '../processes.ts';
 import { bodies } from '../request-bodies.ts';
 import { roundOrder } from '../saturation-rounds.ts';
 import { buildSwitchyard, probeTarget, startMock, startNamedTarget } from '../targets.ts';
@@ -89,6 +89,7 @@ async function main(): Promise<void> {
         for (let window = 1; window <= windows; window++) {
           const cpuBefore = readCpuMs(pid);
           const mainBefore = readMainThreadCpuMs(pid);
+          const systemBefore = readSystemCpuMs(pid);
           const segmentsBefore = tcpSegmentsSent();
           const callsBefore = systemCalls(pid);
           const result = await load.run(
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
           const requests = Math.max(1, result.ok + result.failed);
           const perRequest = ((readCpuMs(pid) - cpuBefore) * 1000) / requests;
           const mainPerRequest = ((readMainThreadCpuMs(pid) - mainBefore) * 1000) / requests;
+          const systemPerRequest = ((readSystemCpuMs(pid) - systemBefore) * 1000) / requests;
           const segments = (tcpSegmentsSent() - segmentsBefore) / requests;
           const callsAfter = systemCalls(pid);
           const writes = (callsAfter.writes - callsBefore.writes) / requests;
@@ -116,7 +118,7 @@ async function main(): Promise<void> {
                 : '') +
               `p50 ${result.latency.p50.toFixed(2)} ms, ` +
               `p99 ${result.latency.p99.toFixed(2)} ms, ${perRequest.toFixed(1)} µs/req ` +
-              `(main thread ${mainPerRequest.toFixed(1)}, other threads ${(perRequest - mainPerRequest).toFixed(1)}), ` +
+              `(main thread ${mainPerRequest.toFixed(1)}, other threads ${(perRequest - mainPerRequest).toFixed(1)}; kernel ${systemPerRequest.toFixed(1)}), ` +
               `${segments.toFixed(2)} TCP segments, ${writes.toFixed(2)} write and ${reads.toFixed(2)} read calls per request, ${result.failed} failed`,
           );
         }

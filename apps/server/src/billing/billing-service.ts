@@ -248,7 +248,7 @@ export class BillingService {
    * after all (a connection lost after COMMIT): a row that attempt settled is answered for the
    * settlement writer (its log row and counters), a row gone (written, or reconciled) as null.
    */
-  private async settleOnce(
+  private settleOnce(
     reservation: Reservation,
     target: number,
     channelId: number,
@@ -266,7 +266,12 @@ export class BillingService {
       buildLog: build,
       onlyIfReserved,
     };
+    // Not an async function: the SQLite commit's own promise is handed on as it is.
     if (this.fast) return this.fast.settle(attempt);
+    return this.settleByRoutine(attempt);
+  }
+
+  private async settleByRoutine(attempt: SettleAttempt): Promise<PendingSettlement | null> {
     return (
       (await settleByRoutine(this.routines!, attempt)) ?? (await settleInTransaction(this.handle, attempt))
     );

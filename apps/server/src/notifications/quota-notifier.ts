@@ -57,15 +57,23 @@ export class QuotaNotifier {
     this.known.delete(userId);
   }
 
-  async afterCharge(userId: number, charged: number): Promise<void> {
-    if (charged <= 0) return;
+  /**
+   * Checks the balance after a charge. Answers undefined when the kept estimate settles it (the
+   * relay's common case, with no promise), else a promise of the read and the notice.
+   */
+  afterCharge(userId: number, charged: number): Promise<void> | undefined {
+    if (charged <= 0) return undefined;
     const now = Date.now();
     const known = this.known.get(userId);
     if (known && now - known.readAt < this.maxAgeMs) {
       known.quota -= charged;
       const threshold = known.ownThreshold ?? this.services.options.getNumber('QuotaRemindThreshold');
-      if (threshold <= 0 || known.quota >= threshold) return;
+      if (threshold <= 0 || known.quota >= threshold) return undefined;
     }
+    return this.readAndNotify(userId, now);
+  }
+
+  private async readAndNotify(userId: number, now: number): Promise<void> {
     const user = await this.services.users.findById(userId);
     if (!user) {
       this.known.delete(userId);

@@ -23,7 +23,11 @@ export function addedTimeMs(reply: RelayReply, upstreamMs = 0): number {
 
 /** The header value for a number of milliseconds (`"1.25"`). */
 export function formatAddedMs(ms: number): string {
-  return (Math.round(ms * 100) / 100).toFixed(2);
+  // Integer arithmetic instead of toFixed (this runs on every relay call).
+  const hundredths = Math.round(ms * 100);
+  if (!Number.isSafeInteger(hundredths) || hundredths < 0) return (Math.round(ms * 100) / 100).toFixed(2);
+  const fraction = hundredths % 100;
+  return `${(hundredths - fraction) / 100}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
 /** Sets the header unless the headers are already sent; returns the milliseconds it reported. */

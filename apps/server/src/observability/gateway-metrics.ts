@@ -135,9 +135,17 @@ export class GatewayMetrics {
   }
 
   cacheLookup(name: string, hit: boolean): void {
-    const cache = /^[a-z][a-z0-9_]{0,31}$/.test(name) ? name : 'other';
+    let cache = this.cacheNames.get(name);
+    if (cache === undefined) {
+      // Names are the code's own constants: checked once each (a few dozen at most are kept).
+      cache = /^[a-z][a-z0-9_]{0,31}$/.test(name) ? name : 'other';
+      if (this.cacheNames.size < 64) this.cacheNames.set(name, cache);
+    }
     this.cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
   }
+
+  /** Cache names as counted (`other` when not a valid label value), by the name given. */
+  private readonly cacheNames = new Map<string, string>();
 
   /** The exposition text of every metric. */
   render(): string {

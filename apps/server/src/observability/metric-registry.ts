@@ -35,8 +35,27 @@ function renderLabels(names: readonly string[], values: readonly string[], extra
   return parts.length === 0 ? '' : `{${parts.join(',')}}`;
 }
 
+/** One series: its label values (in label-name order) and its data. */
+interface SeriesEntry<Series> {
+  values: string[];
+  data: Series;
+}
+
+/** Series by their first label's value, then the next label's, down to the entry. */
+type SeriesIndex<Series> = Map<string, SeriesIndex<Series> | SeriesEntry<Series>>;
+
+/** A label's value as the series index and the exposition hold it. */
+function labelValue(labels: Labels | undefined, name: string): string {
+  const value = labels?.[name];
+  return value === undefined ? '' : typeof value === 'string' ? value : String(value);
+}
+
 abstract class Metric<Series> {
-  protected readonly series = new Map<string, { values: string[]; data: Series }>();
+  /** Every series in creation order (what `render` writes). */
+  protected readonly series: Array<SeriesEntry<Series>> = [];
+  /** The series of a metric without labels. */
+  private unlabelled: SeriesEntry<Series> | null = null;
+  private readonly index: SeriesIndex<Series> = new Map();
 
   constructor(
     readonly name: string,
@@ -55,20 +74,37 @@ abstract class Metric<Series> {
 
   /** The series for these labels, created on first use. */
   protected seriesOf(labels?: Labels): Series {
-    // Called on the relay's hot path: the key is built without an intermediate array, and the
-    // label values are kept only when the series is new.
+    // Called on the relay's hot path: found through one map per label (values as strings; small
+    // integers' strings come from V8's cache), with no key string built per call.
     const names = this.labelNames;
-    let key = '';
-    for (let index = 0; index < names.length; index++) {
-      const value = labels?.[names[index]!] ?? '';
-      key = index === 0 ? `${value}` : `${key}\u0000${value}`;
+    if (names.length === 0) {
+      this.unlabelled ??= this.add([]);
+      return this.unlabelled.data;
     }
-    let entry = this.series.get(key);
-    if (!entry) {
-      entry = { values: names.map((label) => String(labels?.[label] ?? '')), data: this.empty() };
-      this.series.set(key, entry);
+    let level = this.index;
+    const last = names.length - 1;
+    for (let index = 0; index < last; index++) {
+      const value = labelValue(labels, names[index]!);
+      let next = level.get(value) as SeriesIndex<Series> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(value, next);
+      }
+      level = next;
+    }
+    const value = labelValue(labels, names[last]!);
+    let entry = level.get(value) as SeriesEntry<Series> | undefined;
+    if (entry === undefined) {
+      entry = this.add(names.map((name) => labelValue(labels, name)));
+      level.set(value, entry);
     }
     return entry.data;
+  }
+
+  private add(values: string[]): SeriesEntry<Series> {
+    const entry = { values, data: this.empty() };
+    this.series.push(entry);
+    return entry;
   }
 
   /** Creates the series for these labels so it is exported (as zero) before its first update. */
@@ -80,7 +116,7 @@ abstract class Metric<Series> {
   /** HELP and TYPE lines followed by every series, in creation order. */
   render(): string {
     const lines = [`# HELP ${this.name} ${escapeHelp(this.help)}`, `# TYPE ${this.name} ${this.type}`];
-    for (const { values, data } of this.series.values()) lines.push(...this.renderSeries(values, data));
+    for (const { values, data } of this.series) lines.push(...this.renderSeries(values, data));
     return lines.join('\n');
   }
 }
@@ -179,8 +215,9 @@ export class Histogram extends Metric<HistogramSeries> {
   observe(labels: Labels | undefined, value: number): void {
     if (!Number.isFinite(value)) return;
     const data = this.seriesOf(labels);
-    let index = this.bounds.findIndex((bound) => value <= bound);
-    if (index === -1) index = this.bounds.length;
+    const bounds = this.bounds;
+    let index = 0;
+    while (index < bounds.length && value > bounds[index]!) index++;
     data.buckets[index] = (data.buckets[index] ?? 0) + 1;
     data.sum += value;
     data.count += 1;

@@ -8,7 +8,9 @@ import type { CachedUser } from './token-cache.ts';
 /** Unix seconds shown as every model's creation time (the reference's constant). */
 const MODEL_CREATED = 1626777600;
 
-type Authenticate = (request: FastifyRequest) => Promise<{ token: TokenRow; user: CachedUser }>;
+type Authenticate = (
+  request: FastifyRequest,
+) => { token: TokenRow; user: CachedUser } | Promise<{ token: TokenRow; user: CachedUser }>;
 
 /** Which list shape a `GET /v1/models` caller expects (newer reference behaviour). */
 function listFormatOf(request: FastifyRequest): 'openai' | 'anthropic' | 'gemini' {

@@ -141,7 +141,8 @@ export async function relayCall(
   const onClientGone = () => {
     if (!reply.raw.writableFinished) context.abort.abort();
   };
-  reply.raw.once('close', onClientGone);
+  // `on`, not `once` (no wrapper per call): 'close' comes once, and the listener goes in `finally`.
+  reply.raw.on('close', onClientGone);
   let success: AttemptSuccess | undefined;
   try {
     success = await runAttempts(context, relay, options.getNumber('RetryTimes'), (channel, failure) => {
@@ -151,18 +152,26 @@ export async function relayCall(
       );
       channelHealthOf(request.server.services, request.server.log).reportRelayFailure(channel, failure);
     });
-    return await sendResponse(
+    const sent = sendResponse(
       context,
       success,
       reply,
       (outcome) => {
-        const settlement = settleUsage(context, relay, options, outcome, request.log)
-          .catch((error: unknown) => request.log.error({ err: error }, 'settlement failed'))
-          .finally(() => relay.settlements.delete(settlement));
+        const settlement: Promise<void> = settleUsage(context, relay, options, outcome, request.log).then(
+          () => {
+            relay.settlements.delete(settlement);
+          },
+          (error: unknown) => {
+            relay.settlements.delete(settlement);
+            request.log.error({ err: error }, 'settlement failed');
+          },
+        );
         relay.settlements.add(settlement);
       },
       relay.metrics,
     );
+    // A whole answer is sent synchronously: no await (and no tick) for it.
+    return sent instanceof Promise ? await sent : sent;
   } catch (error) {
     // Slots of an answer that failed before it was read or piped (idempotent otherwise).
     success?.release();

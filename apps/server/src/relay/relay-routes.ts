@@ -54,14 +54,20 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
   const authenticate = (request: RelayRequest) => authenticateToken(request, relay, markStatus);
 
   const viaToken = (codec: ProtocolCodec) => async (request: RelayRequest, reply: RelayReply) => {
-    const { token, user, pinnedChannelId } = await authenticate(request);
-    const release = await checkModelRateLimit(options, app.services.modelRateLimiter, user.id);
+    // Synchronous on the hot path (key and user cached, no per-model rate limit): no await.
+    const authenticated = authenticate(request);
+    const { token, user, pinnedChannelId } =
+      authenticated instanceof Promise ? await authenticated : authenticated;
+    const release = options.getBoolean('ModelRequestRateLimitEnabled')
+      ? await checkModelRateLimit(options, app.services.modelRateLimiter, user.id)
+      : NO_RATE_LIMIT_RELEASE;
     // No listener (and no closure) per request when no success limit applies.
     if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
     const call = parseCall(codec, request);
     const group =
       pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
-    return relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
+    // `return await`: an async function that returns a promise as it is takes two more ticks.
+    return await relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
   };
   // Codecs of protocols with their own error shape write every error of their routes.
   const routeOf = (codec: ProtocolCodec) => ({

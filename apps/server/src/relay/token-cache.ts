@@ -41,12 +41,22 @@ export class TokenCache {
   /** Told about every lookup (hit or miss), for the cache metrics. */
   onLookup: (cache: 'token' | 'user', hit: boolean) => void = () => undefined;
 
-  async token(key: string): Promise<TokenRow | null> {
-    const now = Date.now();
+  /**
+   * The token for `key` when the cache holds a fresh entry (null: a remembered miss), counted as a
+   * hit; undefined when it must be loaded (`token`). Lets the relay authenticate a cached key
+   * without a promise.
+   */
+  cachedToken(key: string): TokenRow | null | undefined {
     const entry = this.tokens.get(key);
-    const hit = entry !== undefined && entry.expiresAt > now;
-    this.onLookup('token', hit);
-    if (hit) return entry.value;
+    if (entry === undefined || entry.expiresAt <= Date.now()) return undefined;
+    this.onLookup('token', true);
+    return entry.value;
+  }
+
+  async token(key: string): Promise<TokenRow | null> {
+    const cached = this.cachedToken(key);
+    if (cached !== undefined) return cached;
+    this.onLookup('token', false);
     const pending = this.pendingTokens.get(key);
     if (pending) return pending;
     const load = this.loadToken(key)
@@ -61,11 +71,18 @@ export class TokenCache {
     return load;
   }
 
-  async user(id: number): Promise<CachedUser | null> {
+  /** The user when the cache holds a fresh entry (null: a remembered miss), counted as a hit; else undefined. */
+  cachedUser(id: number): CachedUser | null | undefined {
     const entry = this.users.get(id);
-    const hit = entry !== undefined && entry.expiresAt > Date.now();
-    this.onLookup('user', hit);
-    if (hit) return entry.value;
+    if (entry === undefined || entry.expiresAt <= Date.now()) return undefined;
+    this.onLookup('user', true);
+    return entry.value;
+  }
+
+  async user(id: number): Promise<CachedUser | null> {
+    const cached = this.cachedUser(id);
+    if (cached !== undefined) return cached;
+    this.onLookup('user', false);
     const row = await this.loadUser(id);
     const value: CachedUser | null = row
       ? {

@@ -116,7 +116,8 @@ export class RelayLane {
         'incoming request',
       );
     }
-    res.once('close', () => {
+    // 'close' comes once: `on` spares the `once` wrapper.
+    res.on('close', () => {
       const elapsed = reply.elapsedTime;
       ready.metrics.httpRequest(metricFamilyOf(request.url), 'POST', res.statusCode, elapsed / 1000);
       if (logInfo)

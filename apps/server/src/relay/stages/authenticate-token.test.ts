@@ -1,6 +1,10 @@
+import { TokenStatus } from '@switchyard/shared';
 import { describe, expect, it } from 'vitest';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
-import { isAddressAllowed, parseRelayKey } from './authenticate-token.ts';
+import type { RelayRequest } from '../relay-exchange.ts';
+import type { RelayRuntime } from '../relay-runtime.ts';
+import { TokenCache } from '../token-cache.ts';
+import { authenticateToken, isAddressAllowed, parseRelayKey } from './authenticate-token.ts';
 
 const token = (allow_ips: string) => ({ allow_ips }) as TokenRow;
 
@@ -27,5 +31,52 @@ describe('isAddressAllowed', () => {
     expect(isAddressAllowed(t, '10.2.0.1')).toBe(false);
     expect(isAddressAllowed(t, '2001:db8::1')).toBe(true);
     expect(isAddressAllowed(t, 'garbage')).toBe(false);
+  });
+});
+
+describe('authenticateToken', () => {
+  const enabledToken = {
+    id: 7,
+    user_id: 3,
+    status: TokenStatus.Enabled,
+    expired_time: -1,
+    unlimited_quota: true,
+    remain_quota: 0,
+    allow_ips: '',
+    deleted_at: null,
+  } as unknown as TokenRow;
+  const user = { id: 3, username: 'ann', role: 10, status: 1, group: 'default', deleted: false, setting: '' };
+  const request = (authorization: string) =>
+    ({ headers: { authorization }, ip: '127.0.0.1', query: {} }) as unknown as RelayRequest;
+  const runtimeWith = (cache: TokenCache) => ({ tokenCache: cache }) as unknown as RelayRuntime;
+  const noMark = () => undefined;
+
+  it('answers from the cache without a promise, and through one on a miss', async () => {
+    const cache = new TokenCache(
+      async () => enabledToken,
+      async () => ({ ...user, deleted_at: null }) as never,
+      60_000,
+    );
+    const first = authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark);
+    expect(first).toBeInstanceOf(Promise);
+    expect((await first).user.username).toBe('ann');
+    const second = authenticateToken(request('Bearer sk-abc-12'), runtimeWith(cache), noMark);
+    expect(second).not.toBeInstanceOf(Promise);
+    expect(second).toMatchObject({ token: enabledToken, pinnedChannelId: 12 });
+  });
+
+  it('throws a refusal synchronously from the cache, and rejects with it after a load', async () => {
+    const cache = new TokenCache(
+      async () => ({ ...enabledToken, status: TokenStatus.Disabled }) as TokenRow,
+      async () => undefined,
+      60_000,
+    );
+    await expect(authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).rejects.toThrow(
+      '该令牌状态不可用',
+    );
+    expect(() => authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).toThrow(
+      '该令牌状态不可用',
+    );
+    expect(() => authenticateToken(request(''), runtimeWith(cache), noMark)).toThrow('未提供令牌');
   });
 });

@@ -42,7 +42,8 @@ const allowListCache = new WeakMap<TokenRow, BlockList | null>();
 
 /** The token's IP allow-list (one IP or CIDR per line), parsed once per cached token row. */
 function allowListOf(token: TokenRow): BlockList | null {
-  if (allowListCache.has(token)) return allowListCache.get(token) ?? null;
+  const cached = allowListCache.get(token);
+  if (cached !== undefined) return cached;
   const list = new BlockList();
   let entries = 0;
   for (const line of token.allow_ips.split(/[\n,]/)) {
@@ -71,20 +72,45 @@ export function isAddressAllowed(token: TokenRow, address: string): boolean {
   return list.check(normalized, family === 6 ? 'ipv6' : 'ipv4');
 }
 
+/** Who a relay call is made for, once its key checked out. */
+export interface AuthenticatedCaller {
+  token: TokenRow;
+  user: CachedUser;
+  pinnedChannelId: number | null;
+}
+
 /**
  * Stage 2: authenticates a relay call from the in-memory token cache (no database read on a
  * hit) and applies the token and user checks of the reference (§2.4). Expired and exhausted
- * tokens are refused, and their status is persisted off the response path.
+ * tokens are refused, and their status is persisted off the response path. With the token and
+ * its user cached (the hot path) the answer comes synchronously, with no promise; a refusal is
+ * thrown then, else the promise rejects with it.
  */
-export async function authenticateToken(
+export function authenticateToken(
   request: RelayRequest,
   runtime: RelayRuntime,
   markStatus: (tokenId: number, status: number) => void,
-): Promise<{ token: TokenRow; user: CachedUser; pinnedChannelId: number | null }> {
+): AuthenticatedCaller | Promise<AuthenticatedCaller> {
   const raw = readRelayKey(request);
   if (raw === '' || raw.length > 200) throw tokenError('未提供令牌');
   const { key, channelId } = parseRelayKey(raw);
-  const token = key === '' ? null : await runtime.tokenCache.token(key);
+  if (key === '') throw tokenError('无效的令牌');
+  const cached = runtime.tokenCache.cachedToken(key);
+  if (cached === undefined) {
+    return runtime.tokenCache
+      .token(key)
+      .then((token) => checkToken(request, runtime, markStatus, token, channelId));
+  }
+  return checkToken(request, runtime, markStatus, cached, channelId);
+}
+
+function checkToken(
+  request: RelayRequest,
+  runtime: RelayRuntime,
+  markStatus: (tokenId: number, status: number) => void,
+  token: TokenRow | null,
+  channelId: number | null,
+): AuthenticatedCaller | Promise<AuthenticatedCaller> {
   if (!token) throw tokenError('无效的令牌');
   if (token.status === TokenStatus.Exhausted) throw tokenError('该令牌额度已用尽');
   if (token.status === TokenStatus.Expired) throw tokenError('该令牌已过期');
@@ -97,7 +123,19 @@ export async function authenticateToken(
     markStatus(token.id, TokenStatus.Exhausted);
     throw tokenError('该令牌额度已用尽');
   }
-  const user = await runtime.tokenCache.user(token.user_id);
+  const cached = runtime.tokenCache.cachedUser(token.user_id);
+  if (cached === undefined) {
+    return runtime.tokenCache.user(token.user_id).then((user) => checkUser(request, token, user, channelId));
+  }
+  return checkUser(request, token, cached, channelId);
+}
+
+function checkUser(
+  request: RelayRequest,
+  token: TokenRow,
+  user: CachedUser | null,
+  channelId: number | null,
+): AuthenticatedCaller {
   if (!user || user.deleted) throw tokenError('无效的令牌');
   if (user.status !== UserStatus.Enabled) throw tokenError('用户已被封禁', 403);
   if (!isAddressAllowed(token, request.ip)) throw tokenError('您的 IP 不在令牌允许访问的列表中', 403);

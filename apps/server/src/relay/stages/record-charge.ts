@@ -17,15 +17,15 @@ export interface Charge {
 
 /**
  * What follows every settlement, relay call or task submit alike: the quota-charged metric, the
- * low-quota notice check and, when DataExportEnabled, the dashboard's quota data.
+ * low-quota notice check and, when DataExportEnabled, the dashboard's quota data. Answers
+ * undefined when nothing is left to wait for (the relay's common case), else the notice's promise.
  */
-export async function recordCharge(
+export function recordCharge(
   runtime: RelayRuntime,
   options: OptionStore,
   charge: Charge,
-): Promise<void> {
+): Promise<void> | undefined {
   runtime.metrics?.quotaCharged(charge.quota);
-  await runtime.quotaNotifier.afterCharge(charge.userId, charge.quota);
   if (options.getBoolean('DataExportEnabled')) {
     runtime.quotaData?.record({
       userId: charge.userId,
@@ -35,6 +35,7 @@ export async function recordCharge(
       tokenUsed: charge.tokenUsed,
     });
   }
+  return runtime.quotaNotifier.afterCharge(charge.userId, charge.quota);
 }
 
 /**
@@ -63,13 +64,14 @@ export async function settleAndRecord(
     if (!(error instanceof SettlementDeferred)) throw error;
     error.written.then(
       (late) =>
-        recordCharge(runtime, options, { ...charge, quota: late.charged }).catch((failure: unknown) =>
-          log.error({ err: failure }, 'recording a retried settlement failed'),
-        ),
+        Promise.resolve()
+          .then(() => recordCharge(runtime, options, { ...charge, quota: late.charged }))
+          .catch((failure: unknown) => log.error({ err: failure }, 'recording a retried settlement failed')),
       () => undefined,
     );
     return 0;
   }
-  await recordCharge(runtime, options, { ...charge, quota: charged });
+  const recording = recordCharge(runtime, options, { ...charge, quota: charged });
+  if (recording) await recording;
   return charged;
 }

@@ -212,19 +212,24 @@ async function attemptChannels(
  * Sends one attempt. A call that expects a whole answer (not a stream) has it read whole by the
  * upstream client, without a body stream; a stream call gets undici's streamed body.
  */
-async function sendAttempt(
+function sendAttempt(
   runtime: RelayRuntime,
   request: UpstreamRequest,
   context: RelayContext,
   channel: RouteTarget,
   plan: UpstreamPlan,
 ): Promise<UpstreamAnswer> {
+  // Not an async function: the whole answer's promise is handed on as it is.
   if (!plan.call.stream) {
     const bufferWhen = plan.mode === 'convert' ? BUFFER_CONVERTED : BUFFER_PASSED_THROUGH;
     return runtime.upstream.fetchAnswer(request, context.abort, channel.limits, bufferWhen);
   }
-  const streamed = await runtime.upstream.send(request, context.abort, channel.limits);
-  return { statusCode: streamed.statusCode, headers: streamed.headers, text: null, body: streamed.body };
+  return runtime.upstream.send(request, context.abort, channel.limits).then((streamed) => ({
+    statusCode: streamed.statusCode,
+    headers: streamed.headers,
+    text: null,
+    body: streamed.body,
+  }));
 }
 
 /**

@@ -80,15 +80,30 @@ function transcriptText(body: string): string {
   }
 }
 
-async function sendJson(
+function sendJson(
   context: RelayContext,
   success: AttemptSuccess,
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
-) {
-  const { adapter, response } = success;
+): RelayReply | Promise<RelayReply> {
+  const { text } = success.response;
+  if (text !== null) {
+    // Read whole already (the common case): the slots are free and the answer goes out now.
+    success.release();
+    return sendJsonText(context, success, reply, done, text);
+  }
   // A failed read throws to relayCall, which refunds the reservation.
-  const text = await readUpstreamText(context, success);
+  return readUpstreamText(context, success).then((read) => sendJsonText(context, success, reply, done, read));
+}
+
+function sendJsonText(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: RelayReply,
+  done: (outcome: CallOutcome) => void,
+  text: string,
+): RelayReply {
+  const { adapter, response } = success;
   const usage = adapter.readUsage(text, context.call.protocol);
   const localCompletionTokens = () => {
     if (context.call.protocol === 'openai-audio-transcription') {

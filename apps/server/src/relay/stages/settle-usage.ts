@@ -3,6 +3,7 @@ import { LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Settlement } from '../../billing/billing-service.ts';
 import { type BilledUsage, computeQuota } from '../../billing/compute-quota.ts';
+import type { Price } from '../../billing/price-book.ts';
 import type { NewLog } from '../../db/repositories/log-repository.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
@@ -45,15 +46,24 @@ function partialStreamUsage(usage: BilledUsage, outcome: CallOutcome): BilledUsa
   return delivered > usage.completionTokens ? { ...usage, completionTokens: delivered } : usage;
 }
 
+/** The description of a price without call quantities, by price (prices are cached and frozen). */
+const priceDescriptions = new WeakMap<Price, string>();
+
 function describePrice(context: RelayContext): string {
   const { price, call } = context;
   if (price.fixedQuota !== undefined) {
     const count = call.quantities?.imageCount ?? 1;
     return `图片 ${count} 张，尺寸 ${call.quantities?.imageSize ?? '1024x1024'}，分组倍率 ${price.groupRatio.toFixed(2)}`;
   }
-  if (price.modelPrice !== null)
-    return `模型价格 ${price.modelPrice.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
-  return `模型倍率 ${price.modelRatio.toFixed(2)}，补全倍率 ${price.completionRatio.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
+  let description = priceDescriptions.get(price);
+  if (description === undefined) {
+    description =
+      price.modelPrice !== null
+        ? `模型价格 ${price.modelPrice.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`
+        : `模型倍率 ${price.modelRatio.toFixed(2)}，补全倍率 ${price.completionRatio.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
+    priceDescriptions.set(price, description);
+  }
+  return description;
 }
 
 /** The consume log row of a settled call: the quota is what settlement charged. */
@@ -64,10 +74,10 @@ function consumeLogRow(
   settlement: Settlement,
 ): NewLog {
   const { caller, price, call } = context;
-  const notes: string[] = [];
-  if (!outcome.usage) notes.push('上游未返回用量，已按本地计数计费');
-  if (outcome.interruption) notes.push(outcome.interruption);
-  if (price.unpriced) notes.push('模型未配置价格，按自用模式默认倍率计费');
+  let content = describePrice(context);
+  if (!outcome.usage) content += '，上游未返回用量，已按本地计数计费';
+  if (outcome.interruption) content += `，${outcome.interruption}`;
+  if (price.unpriced) content += '，模型未配置价格，按自用模式默认倍率计费';
   const other: Record<string, unknown> = {
     frt: outcome.firstResponseMs,
     model_ratio: price.modelRatio,
@@ -105,7 +115,7 @@ function consumeLogRow(
     channel_id: outcome.channel.id,
     group: caller.group,
     ip: context.clientIp,
-    content: [describePrice(context), ...notes].join('，'),
+    content,
     other: JSON.stringify(other),
   };
 }
