@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseVariants } from './ab-variants.ts';
+import { pairedRatios, parseVariants } from './ab-variants.ts';
 
 describe('parseVariants', () => {
   it('reads names and their environments in order', () => {
@@ -19,5 +19,22 @@ describe('parseVariants', () => {
       { name: 'plain', env: {} },
       { name: 'x', env: { A: '1=2' } },
     ]);
+  });
+});
+
+describe('pairedRatios', () => {
+  it('divides each variant by the first one round by round and takes the median ratio', () => {
+    const results = new Map([
+      ['before', [200, 100, 180, 190]],
+      ['after', [180, 95, 171, 209]],
+    ]);
+    const [after] = pairedRatios(results);
+    expect(after?.name).toBe('after');
+    expect(after?.ratios.map((r) => Number(r.toFixed(3)))).toEqual([0.9, 0.95, 0.95, 1.1]);
+    expect(after?.median).toBeCloseTo(0.95);
+  });
+
+  it('has nothing to compare with one variant', () => {
+    expect(pairedRatios(new Map([['only', [1, 2]]]))).toEqual([]);
   });
 });

@@ -24,3 +24,30 @@ export function parseVariants(text: string): Variant[] {
       return { name, env };
     });
 }
+
+/**
+ * Each variant's values against the first variant's, round by round (the same index in both
+ * lists: the same round and window), and the median of those ratios. The machine's speed drifts
+ * by ±10% within minutes, so two variants' medians taken over a whole sitting can differ by more
+ * than the change measured; a ratio within one round is taken a few seconds apart.
+ */
+export function pairedRatios(
+  results: ReadonlyMap<string, readonly number[]>,
+): Array<{ name: string; ratios: number[]; median: number }> {
+  const [first, ...others] = [...results.entries()];
+  if (!first) return [];
+  return others.map(([name, values]) => {
+    const ratios = values
+      .map((value, index) => value / first[1][index]!)
+      .filter((ratio) => Number.isFinite(ratio));
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const middle = sorted.length / 2;
+    const median =
+      sorted.length === 0
+        ? Number.NaN
+        : sorted.length % 2 === 1
+          ? sorted[Math.floor(middle)]!
+          : (sorted[middle - 1]! + sorted[middle]!) / 2;
+    return { name, ratios, median };
+  });
+}

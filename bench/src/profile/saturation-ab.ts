@@ -30,7 +30,7 @@ import { hasTaskset, readCpuMs, readMainThreadCpuMs, readSystemCpuMs, stopAll } 
 import { bodies } from '../request-bodies.ts';
 import { roundOrder } from '../saturation-rounds.ts';
 import { buildSwitchyard, probeTarget, startMock, startNamedTarget } from '../targets.ts';
-import { parseVariants } from './ab-variants.ts';
+import { pairedRatios, parseVariants } from './ab-variants.ts';
 
 /** TCP segments sent by the whole machine so far (/proc/net/snmp): loopback traffic of every process. */
 function tcpSegmentsSent(): number {
@@ -134,6 +134,12 @@ async function main(): Promise<void> {
     const median = sorted[Math.floor(sorted.length / 2)]!;
     process.stdout.write(
       `${name.padEnd(16)} median ${median.toFixed(rate > 0 ? 2 : 1)} ${streams ? 'ms first byte p50' : rate > 0 ? 'ms p99' : 'µs/req'}  (${values.map((v) => v.toFixed(rate > 0 ? 2 : 1)).join(', ')})\n`,
+    );
+  }
+  const baseline = variants[0]?.name ?? '';
+  for (const { name, ratios, median } of pairedRatios(results)) {
+    process.stdout.write(
+      `${name.padEnd(16)} ÷ ${baseline}, round by round: median ${median.toFixed(3)}  (${ratios.map((r) => r.toFixed(3)).join(', ')})\n`,
     );
   }
 }

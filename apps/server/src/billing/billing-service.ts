@@ -198,43 +198,52 @@ export class BillingService {
    * (LedgerRetries) while its row is still reserved; the reservation stays open until it is
    * written.
    */
-  async settle(
+  settle(
     reservation: Reservation,
     cost: number,
     channelId: number,
     buildLog?: ConsumeLogBuilder,
   ): Promise<Settlement> {
-    if (reservation.state !== 'reserved') return { charged: 0, shortfall: 0 };
+    // Promise callbacks rather than an async function: this runs for every relay call, and an
+    // async function's suspended frame is larger than the two closures.
+    if (reservation.state !== 'reserved') return Promise.resolve({ charged: 0, shortfall: 0 });
     reservation.state = 'settled';
     const target = Math.max(0, Math.trunc(cost));
     const build = (charged: number, shortfall: number) => buildLog?.({ charged, shortfall }) ?? null;
-    let pending: PendingSettlement | null;
+    let first: Promise<PendingSettlement | null>;
     try {
-      pending = await this.settleOnce(reservation, target, channelId, build, false);
+      first = this.settleOnce(reservation, target, channelId, build, false);
     } catch (error) {
-      if (reservation.ledgerId === '') {
-        this.leave(reservation, 'settled');
-        throw error;
-      }
-      const again = async (): Promise<Settlement> => {
-        const settled = await this.settleOnce(reservation, target, channelId, build, true);
-        if (settled && !settled.written) this.settlements.add(settled);
-        // null: the row was gone (the failed attempt was committed after all, or it was reconciled).
-        const charged = settled?.charged ?? 0;
-        return { charged, shortfall: target - charged };
-      };
-      const written = new Promise<Settlement>((resolve) =>
-        this.retries.add(reservation.ledgerId, 'settlement', error, again, (settlement) => {
-          this.leave(reservation, 'settled');
-          resolve(settlement);
-        }),
-      );
-      throw new SettlementDeferred(error, written);
+      first = Promise.reject(error);
     }
-    if (pending && !pending.written) this.settlements.add(pending);
-    this.leave(reservation, 'settled');
-    const charged = pending?.charged ?? 0;
-    return { charged, shortfall: target - charged };
+    return first.then(
+      (pending) => {
+        if (pending && !pending.written) this.settlements.add(pending);
+        this.leave(reservation, 'settled');
+        const charged = pending?.charged ?? 0;
+        return { charged, shortfall: target - charged };
+      },
+      (error: unknown) => {
+        if (reservation.ledgerId === '') {
+          this.leave(reservation, 'settled');
+          throw error;
+        }
+        const again = async (): Promise<Settlement> => {
+          const settled = await this.settleOnce(reservation, target, channelId, build, true);
+          if (settled && !settled.written) this.settlements.add(settled);
+          // null: the row was gone (the failed attempt was committed after all, or it was reconciled).
+          const charged = settled?.charged ?? 0;
+          return { charged, shortfall: target - charged };
+        };
+        const written = new Promise<Settlement>((resolve) =>
+          this.retries.add(reservation.ledgerId, 'settlement', error, again, (settlement) => {
+            this.leave(reservation, 'settled');
+            resolve(settlement);
+          }),
+        );
+        throw new SettlementDeferred(error, written);
+      },
+    );
   }
 
   /** Stops retrying failed steps (shutdown); what they hold is reconciled once this process is gone. */

@@ -157,7 +157,13 @@ export async function relayCall(
       success,
       reply,
       (outcome) => {
-        const settlement: Promise<void> = settleUsage(context, relay, options, outcome, request.log).then(
+        let settling: Promise<unknown>;
+        try {
+          settling = settleUsage(context, relay, options, outcome, request.log);
+        } catch (error) {
+          settling = Promise.reject(error);
+        }
+        const settlement: Promise<void> = settling.then(
           () => {
             relay.settlements.delete(settlement);
           },

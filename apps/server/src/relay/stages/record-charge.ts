@@ -44,34 +44,31 @@ export function recordCharge(
  * service) does not fail the caller, whose answer is already sent or about to be: it returns 0 and
  * records the charge once a retry writes it.
  */
-export async function settleAndRecord(
+export function settleAndRecord(
   runtime: RelayRuntime,
   options: OptionStore,
   log: Pick<FastifyBaseLogger, 'error'>,
   settle: { reservation: Reservation; cost: number; channelId: number; buildLog?: ConsumeLogBuilder },
   charge: Omit<Charge, 'quota'>,
 ): Promise<number> {
-  let charged: number;
-  try {
-    const settlement = await runtime.billing.settle(
-      settle.reservation,
-      settle.cost,
-      settle.channelId,
-      settle.buildLog,
-    );
-    charged = settlement.charged;
-  } catch (error) {
-    if (!(error instanceof SettlementDeferred)) throw error;
-    error.written.then(
-      (late) =>
-        Promise.resolve()
-          .then(() => recordCharge(runtime, options, { ...charge, quota: late.charged }))
-          .catch((failure: unknown) => log.error({ err: failure }, 'recording a retried settlement failed')),
-      () => undefined,
-    );
-    return 0;
-  }
-  const recording = recordCharge(runtime, options, { ...charge, quota: charged });
-  if (recording) await recording;
-  return charged;
+  return runtime.billing.settle(settle.reservation, settle.cost, settle.channelId, settle.buildLog).then(
+    (settlement) => {
+      const charged = settlement.charged;
+      const recording = recordCharge(runtime, options, { ...charge, quota: charged });
+      return recording ? recording.then(() => charged) : charged;
+    },
+    (error: unknown) => {
+      if (!(error instanceof SettlementDeferred)) throw error;
+      error.written.then(
+        (late) =>
+          Promise.resolve()
+            .then(() => recordCharge(runtime, options, { ...charge, quota: late.charged }))
+            .catch((failure: unknown) =>
+              log.error({ err: failure }, 'recording a retried settlement failed'),
+            ),
+        () => undefined,
+      );
+      return 0;
+    },
+  );
 }

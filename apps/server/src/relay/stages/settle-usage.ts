@@ -129,17 +129,16 @@ function consumeLogRow(
  * Partial-stream policy: a call that delivered anything is billed for what was delivered; a call
  * that delivered nothing is refunded in full.
  */
-export async function settleUsage(
+export function settleUsage(
   context: RelayContext,
   runtime: RelayRuntime,
   options: OptionStore,
   outcome: CallOutcome,
   log: Pick<FastifyBaseLogger, 'error'>,
-) {
-  if (!outcome.delivered) {
-    await runtime.billing.refund(context.reservation);
-    return;
-  }
+): Promise<unknown> {
+  // Not an async function (its suspended frame per call is what it would cost): the settlement's
+  // own promise is handed on. A fault before it throws; the caller turns that into a rejection.
+  if (!outcome.delivered) return runtime.billing.refund(context.reservation);
   const usage: BilledUsage = outcome.usage
     ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
     : {
@@ -152,7 +151,7 @@ export async function settleUsage(
   const buildLog = options.getBoolean('LogConsumeEnabled')
     ? (settlement: Settlement) => consumeLogRow(context, outcome, usage, settlement)
     : undefined;
-  await settleAndRecord(
+  return settleAndRecord(
     runtime,
     options,
     log,
