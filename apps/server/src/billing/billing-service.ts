@@ -147,17 +147,27 @@ export class BillingService {
   }
 
   /** Reserves `amount` from the user (and the token unless unlimited); throws a quota error if short. */
-  async reserve(payer: Payer, amount: number, requestId = ''): Promise<Reservation> {
+  reserve(payer: Payer, amount: number, requestId = ''): Promise<Reservation> {
+    // A promise callback rather than an async function: this runs for every relay call.
     const quota = Math.max(0, Math.trunc(amount));
     const ledgerId = quota === 0 ? '' : randomUUID();
     const reservation: Reservation = { payer, amount: quota, requestId, ledgerId, state: 'reserved' };
-    if (quota > 0) {
-      const row = { id: ledgerId, requestId, payer, amount: quota, instanceId: this.instanceId };
-      const short = this.fast ? await this.fast.reserve(row) : await this.routines!.reserve(row);
-      if (short) throw quotaError(shortMessage(short));
+    if (quota === 0) {
+      this.open.add(reservation);
+      return Promise.resolve(reservation);
     }
-    this.open.add(reservation);
-    return reservation;
+    const row = { id: ledgerId, requestId, payer, amount: quota, instanceId: this.instanceId };
+    let held: Promise<'user' | 'token' | null>;
+    try {
+      held = this.fast ? this.fast.reserve(row) : this.routines!.reserve(row);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return held.then((short) => {
+      if (short) throw quotaError(shortMessage(short));
+      this.open.add(reservation);
+      return reservation;
+    });
   }
 
   /**

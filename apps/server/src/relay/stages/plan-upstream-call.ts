@@ -24,15 +24,15 @@ const REFORMATTABLE: ReadonlySet<Protocol> = new Set(['openai-chat', 'openai-com
 
 /**
  * Chooses pass-through or conversion for a channel's adapter, or `null` when the adapter cannot
- * serve the client's protocol at all (the channel is then skipped). `chatCall` converts lazily
- * and at most once per request.
+ * serve the client's protocol at all (the channel is then skipped). `conversions.chatCall`
+ * converts lazily and at most once per request.
  */
 export function planUpstreamCall(
   adapter: ProviderAdapter,
   call: RelayCall,
   codec: ProtocolCodec,
   setting: ChannelSetting | undefined,
-  chatCall: () => RelayCall,
+  conversions: { chatCall(): RelayCall },
 ): UpstreamPlan | null {
   if (isNativeProtocol(adapter, call.protocol)) {
     // Gemini clients without `alt=sse` expect a JSON-array stream; upstreams are asked for SSE.
@@ -43,7 +43,7 @@ export function planUpstreamCall(
   }
   if (acceptsProtocol(adapter, call.protocol)) return { mode: 'convert', call };
   if (codec.toChatCall !== undefined && acceptsProtocol(adapter, 'openai-chat')) {
-    return { mode: 'convert', call: chatCall() };
+    return { mode: 'convert', call: conversions.chatCall() };
   }
   return null;
 }

@@ -100,6 +100,37 @@ export async function runAttempts(
   }
 }
 
+/**
+ * What a call's attempts convert at most once, whichever channel asks first: the call as an
+ * OpenAI chat call (for adapters that only take chat), and a call with its remote images inlined.
+ * One object per call, with nothing made until an attempt needs it.
+ */
+class CallConversions {
+  private converted: RelayCall | undefined;
+  private inlined: Map<RelayCall, Promise<RelayCall>> | undefined;
+
+  constructor(
+    private readonly call: RelayCall,
+    private readonly codec: RelayContext['codec'],
+    private readonly runtime: RelayRuntime,
+  ) {}
+
+  chatCall(): RelayCall {
+    this.converted ??= this.codec.toChatCall ? this.codec.toChatCall(this.call) : this.call;
+    return this.converted;
+  }
+
+  inlineImages(target: RelayCall): Promise<RelayCall> {
+    this.inlined ??= new Map();
+    let pending = this.inlined.get(target);
+    if (!pending) {
+      pending = inlineRemoteImages(target, this.runtime.imageFetchSettings(), this.runtime.fetch);
+      this.inlined.set(target, pending);
+    }
+    return pending;
+  }
+}
+
 async function attemptChannels(
   context: RelayContext,
   runtime: RelayRuntime,
@@ -109,20 +140,7 @@ async function attemptChannels(
   const { caller, call, codec } = context;
   const maxAttempts = caller.pinnedChannelId !== null ? 1 : 1 + Math.max(0, retryTimes);
   const excluded = new Set<number>();
-  let chatCall: RelayCall | undefined;
-  const toChatCall = () => {
-    chatCall ??= codec.toChatCall ? codec.toChatCall(call) : call;
-    return chatCall;
-  };
-  const inlined = new Map<RelayCall, Promise<RelayCall>>();
-  const inlineImagesOnce = (target: RelayCall) => {
-    let pending = inlined.get(target);
-    if (!pending) {
-      pending = inlineRemoteImages(target, runtime.imageFetchSettings(), runtime.fetch);
-      inlined.set(target, pending);
-    }
-    return pending;
-  };
+  const conversions = new CallConversions(call, codec, runtime);
   let unsupported: RouteTarget | null = null;
   let saturated: RouteTarget | null = null;
   let last: { failure: UpstreamError; channel: RouteTarget } | null = null;
@@ -134,7 +152,9 @@ async function attemptChannels(
     if (!channel || excluded.has(channel.id)) break;
     excluded.add(channel.id);
     const adapter = getProviderAdapter(channel.type);
-    const plan = adapter ? planUpstreamCall(adapter, call, codec, channel.runtime.setting, toChatCall) : null;
+    const plan = adapter
+      ? planUpstreamCall(adapter, call, codec, channel.runtime.setting, conversions)
+      : null;
     if (!adapter || !plan) {
       // This channel's type cannot serve the client's protocol: skip it without using an attempt.
       unsupported = channel;
@@ -156,7 +176,7 @@ async function attemptChannels(
         : channel.runtime;
       const upstreamCall =
         adapter.inlineRemoteImages && hasRemoteImages(plan.call)
-          ? await inlineImagesOnce(plan.call)
+          ? await conversions.inlineImages(plan.call)
           : plan.call;
       const request = adapter.buildRequest(upstreamCall, prepared, runtime.providerSettings());
       const sentAt = performance.now();
