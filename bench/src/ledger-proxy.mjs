@@ -7,7 +7,7 @@
  * deletes the ledger row, moves the user's and the token's balances to the real cost, adds the
  * channel's used quota and inserts one usage log row (the rows Switchyard's ledger writes). The
  * statements of one event-loop turn share one transaction (WAL, synchronous=NORMAL, as Switchyard
- * runs SQLite). No routing, pricing tables, rate limits, content checks, metrics or logs.
+ * runs SQLite; the ledger table clustered by its key, WITHOUT ROWID, as Switchyard's). No routing, pricing tables, rate limits, content checks, metrics or logs.
  * `--log-indexes 8` gives the log table Switchyard's eight indexes (what the console's log
  * filters need), `2` only created_at and user_id.
  *
@@ -51,7 +51,7 @@ db.exec(`
   CREATE TABLE tokens (id INTEGER PRIMARY KEY, remain_quota INTEGER NOT NULL, used_quota INTEGER NOT NULL DEFAULT 0,
     accessed_time INTEGER NOT NULL DEFAULT 0);
   CREATE TABLE channels (id INTEGER PRIMARY KEY, used_quota INTEGER NOT NULL DEFAULT 0);
-  CREATE TABLE reservations (id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, amount INTEGER NOT NULL, created_at INTEGER NOT NULL);
+  CREATE TABLE reservations (id TEXT PRIMARY KEY, user_id INTEGER NOT NULL, amount INTEGER NOT NULL, created_at INTEGER NOT NULL) WITHOUT ROWID;
   CREATE TABLE logs (id INTEGER PRIMARY KEY AUTOINCREMENT, user_id INTEGER NOT NULL, created_at INTEGER NOT NULL,
     type INTEGER NOT NULL, username TEXT NOT NULL, token_name TEXT NOT NULL, model_name TEXT NOT NULL,
     quota INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,

@@ -6,6 +6,7 @@ import * as sharedRateLimits from './migrations/004-shared-rate-limits.ts';
 import * as ledgerRoutines from './migrations/005-ledger-routines.ts';
 import * as mysqlBatchCounters from './migrations/006-mysql-batch-counters.ts';
 import * as mysqlLedgerGroup from './migrations/007-mysql-ledger-group.ts';
+import * as sqliteReservationsClustered from './migrations/008-sqlite-reservations-clustered.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 
 const coreMigrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const coreMigrations: Record<string, Migration> = {
   '005-ledger-routines': ledgerRoutines,
   '006-mysql-batch-counters': mysqlBatchCounters,
   '007-mysql-ledger-group': mysqlLedgerGroup,
+  '008-sqlite-reservations-clustered': sqliteReservationsClustered,
 };
 const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
 
