@@ -54,7 +54,13 @@ export function settleAndRecord(
   return runtime.billing.settle(settle.reservation, settle.cost, settle.channelId, settle.buildLog).then(
     (settlement) => {
       const charged = settlement.charged;
-      const recording = recordCharge(runtime, options, { ...charge, quota: charged });
+      const recording = recordCharge(runtime, options, {
+        userId: charge.userId,
+        username: charge.username,
+        modelName: charge.modelName,
+        quota: charged,
+        tokenUsed: charge.tokenUsed,
+      });
       return recording ? recording.then(() => charged) : charged;
     },
     (error: unknown) => {
