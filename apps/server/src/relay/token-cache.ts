@@ -47,10 +47,7 @@ export class TokenCache {
    * without a promise.
    */
   cachedToken(key: string): TokenRow | null | undefined {
-    const entry = this.tokens.get(key);
-    if (entry === undefined || entry.expiresAt <= Date.now()) return undefined;
-    this.onLookup('token', true);
-    return entry.value;
+    return this.fresh(this.tokens, key, 'token');
   }
 
   async token(key: string): Promise<TokenRow | null> {
@@ -73,9 +70,14 @@ export class TokenCache {
 
   /** The user when the cache holds a fresh entry (null: a remembered miss), counted as a hit; else undefined. */
   cachedUser(id: number): CachedUser | null | undefined {
-    const entry = this.users.get(id);
+    return this.fresh(this.users, id, 'user');
+  }
+
+  /** A fresh entry's value, counted as a hit; undefined when absent or expired (not counted). */
+  private fresh<K, T>(map: Map<K, Entry<T>>, key: K, cache: 'token' | 'user'): T | null | undefined {
+    const entry = map.get(key);
     if (entry === undefined || entry.expiresAt <= Date.now()) return undefined;
-    this.onLookup('user', true);
+    this.onLookup(cache, true);
     return entry.value;
   }
 
