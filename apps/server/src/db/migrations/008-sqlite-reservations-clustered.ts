@@ -15,27 +15,31 @@ const COLUMNS =
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) !== 'sqlite') return;
-  await sql
-    .raw(`CREATE TABLE reservations_clustered (
-      id varchar(40) NOT NULL PRIMARY KEY,
-      request_id varchar(64) NOT NULL DEFAULT '',
-      user_id integer NOT NULL DEFAULT 0,
-      token_id integer NOT NULL DEFAULT 0,
-      token_limited integer NOT NULL DEFAULT 0,
-      amount bigint NOT NULL DEFAULT 0,
-      created_at bigint NOT NULL DEFAULT 0,
-      state varchar(16) NOT NULL DEFAULT 'reserved',
-      instance_id varchar(40) NOT NULL DEFAULT '',
-      charged bigint NOT NULL DEFAULT 0,
-      channel_id integer NOT NULL DEFAULT 0,
-      entry text
-    ) WITHOUT ROWID`)
-    .execute(db);
-  await sql
-    .raw(`INSERT INTO reservations_clustered (${COLUMNS}) SELECT ${COLUMNS} FROM reservations`)
-    .execute(db);
-  await sql.raw('DROP TABLE reservations').execute(db);
-  await sql.raw('ALTER TABLE reservations_clustered RENAME TO reservations').execute(db);
+  // Kysely runs SQLite migrations outside a transaction: this one takes its own, so a process
+  // stopped halfway leaves the old table as it was.
+  await db.transaction().execute(async (trx) => {
+    await sql
+      .raw(`CREATE TABLE reservations_clustered (
+        id varchar(40) NOT NULL PRIMARY KEY,
+        request_id varchar(64) NOT NULL DEFAULT '',
+        user_id integer NOT NULL DEFAULT 0,
+        token_id integer NOT NULL DEFAULT 0,
+        token_limited integer NOT NULL DEFAULT 0,
+        amount bigint NOT NULL DEFAULT 0,
+        created_at bigint NOT NULL DEFAULT 0,
+        state varchar(16) NOT NULL DEFAULT 'reserved',
+        instance_id varchar(40) NOT NULL DEFAULT '',
+        charged bigint NOT NULL DEFAULT 0,
+        channel_id integer NOT NULL DEFAULT 0,
+        entry text
+      ) WITHOUT ROWID`)
+      .execute(trx);
+    await sql
+      .raw(`INSERT INTO reservations_clustered (${COLUMNS}) SELECT ${COLUMNS} FROM reservations`)
+      .execute(trx);
+    await sql.raw('DROP TABLE reservations').execute(trx);
+    await sql.raw('ALTER TABLE reservations_clustered RENAME TO reservations').execute(trx);
+  });
 }
 
 export async function down(): Promise<void> {
