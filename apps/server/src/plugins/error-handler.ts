@@ -47,6 +47,14 @@ function writeCodecError(
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }
 
+/** A request body over the route's limit (413). */
+export const bodyTooLargeError = () =>
+  new GatewayError(ErrorCode.RequestBodyTooLarge, '请求体过大', { status: 413 });
+
+/** A request body that is not valid JSON, or not as long as it said (400). */
+export const invalidBodyError = () =>
+  new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', { status: 400 });
+
 /** Converts framework errors (bad JSON, validation, body size) into a GatewayError. */
 export function toGatewayError(error: unknown): GatewayError {
   if (isGatewayError(error)) return error;
@@ -58,7 +66,7 @@ export function toGatewayError(error: unknown): GatewayError {
   }
   switch (fastifyError?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatewayError(ErrorCode.RequestBodyTooLarge, '请求体过大', { status: 413 });
+      return bodyTooLargeError();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new GatewayError(
         ErrorCode.RequestInvalidBody,
@@ -71,17 +79,11 @@ export function toGatewayError(error: unknown): GatewayError {
       return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体为空', { status: 400 });
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', {
-        status: 400,
-      });
+      return invalidBodyError();
     default:
       break;
   }
-  if (error instanceof SyntaxError || fastifyError?.statusCode === 400) {
-    return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', {
-      status: 400,
-    });
-  }
+  if (error instanceof SyntaxError || fastifyError?.statusCode === 400) return invalidBodyError();
   // PostgreSQL refuses text it cannot store (a NUL byte: SQLSTATE 22021, or 22P05): bad input.
   if (fastifyError?.code === '22021' || fastifyError?.code === '22P05') {
     return new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 含有不支持的字符', { status: 400 });

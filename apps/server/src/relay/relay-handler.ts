@@ -157,13 +157,7 @@ export async function relayCall(
       success,
       reply,
       (outcome) => {
-        let settling: Promise<unknown>;
-        try {
-          settling = settleUsage(context, relay, options, outcome, request.log);
-        } catch (error) {
-          settling = Promise.reject(error);
-        }
-        const settlement: Promise<void> = settling.then(
+        const settlement: Promise<void> = settleUsage(context, relay, options, outcome, request.log).then(
           () => {
             relay.settlements.delete(settlement);
           },

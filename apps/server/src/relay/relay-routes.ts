@@ -58,9 +58,8 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
     const authenticated = authenticate(request);
     const { token, user, pinnedChannelId } =
       authenticated instanceof Promise ? await authenticated : authenticated;
-    const release = options.getBoolean('ModelRequestRateLimitEnabled')
-      ? await checkModelRateLimit(options, app.services.modelRateLimiter, user.id)
-      : NO_RATE_LIMIT_RELEASE;
+    const limit = checkModelRateLimit(options, app.services.modelRateLimiter, user.id);
+    const release = limit instanceof Promise ? await limit : limit;
     // No listener (and no closure) per request when no success limit applies.
     if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
     const call = parseCall(codec, request);

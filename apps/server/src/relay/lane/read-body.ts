@@ -1,12 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { ErrorCode } from '@switchyard/shared';
-import { GatewayError } from '../../errors/gateway-error.ts';
-
-export const bodyTooLarge = () =>
-  new GatewayError(ErrorCode.RequestBodyTooLarge, '请求体过大', { status: 413 });
-
-const badLength = () =>
-  new GatewayError(ErrorCode.RequestInvalidBody, '无效的参数: 请求体不是合法的 JSON', { status: 400 });
+import type { GatewayError } from '../../errors/gateway-error.ts';
+import { bodyTooLargeError, invalidBodyError } from '../../plugins/error-handler.ts';
 
 /**
  * Reads a request body into one Buffer of at most `limit` bytes, as Fastify's raw-body parser
@@ -21,7 +15,7 @@ export function readBody(
 ): void {
   const declared = Number(request.headers['content-length']);
   if (declared > limit) {
-    done(bodyTooLarge(), undefined);
+    done(bodyTooLargeError(), undefined);
     return;
   }
   const chunks: Buffer[] = [];
@@ -35,7 +29,7 @@ export function readBody(
     received += chunk.length;
     if (received > limit) {
       stop();
-      done(bodyTooLarge(), undefined);
+      done(bodyTooLargeError(), undefined);
       return;
     }
     chunks.push(chunk);
@@ -43,7 +37,7 @@ export function readBody(
   const onEnd = () => {
     stop();
     if (!Number.isNaN(declared) && received !== declared) {
-      done(badLength(), undefined);
+      done(invalidBodyError(), undefined);
       return;
     }
     // Always a copy: the parser must not hold a view over the socket's read buffer.
@@ -52,7 +46,7 @@ export function readBody(
   // A failed upload (the client went away mid-body) is the client's fault, as Fastify answers it.
   const onError = () => {
     stop();
-    done(badLength(), undefined);
+    done(invalidBodyError(), undefined);
   };
   request.on('data', onData);
   request.on('end', onEnd);

@@ -28,19 +28,28 @@ function localUsage(promptTokens: number, completionTokens: number): Usage {
 }
 
 /**
- * Reads a non-stream upstream body, then gives back the call's upstream slots. A connection
- * closed before the body was complete is an upstream error (502 in the client's protocol, nothing
- * delivered, so relayCall refunds), not an internal one; a read cut by the client leaving is
- * rethrown as it is.
+ * The text of a non-stream upstream answer, then the call's upstream slots given back: at once
+ * when the upstream client read it whole (the common case, no promise), else once its body is
+ * read. A connection closed before the body was complete is an upstream error (502 in the client's
+ * protocol, nothing delivered, so relayCall refunds), not an internal one; a read cut by the
+ * client leaving is rethrown as it is.
  */
-export async function readUpstreamText(context: RelayContext, success: AttemptSuccess): Promise<string> {
+export function readUpstreamText(context: RelayContext, success: AttemptSuccess): string | Promise<string> {
   const { response } = success;
   if (response.text !== null) {
     success.release();
     return response.text;
   }
+  return readStreamedText(context, success, response.body);
+}
+
+async function readStreamedText(
+  context: RelayContext,
+  success: AttemptSuccess,
+  body: Readable,
+): Promise<string> {
   try {
-    return await readBodyText(response.body);
+    return await readBodyText(body);
   } catch (error) {
     if (context.abort.aborted) throw error;
     throw bodyCutFailure(success.channel, error);

@@ -86,14 +86,12 @@ function sendJson(
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ): RelayReply | Promise<RelayReply> {
-  const { text } = success.response;
-  if (text !== null) {
-    // Read whole already (the common case): the slots are free and the answer goes out now.
-    success.release();
-    return sendJsonText(context, success, reply, done, text);
-  }
-  // A failed read throws to relayCall, which refunds the reservation.
-  return readUpstreamText(context, success).then((read) => sendJsonText(context, success, reply, done, read));
+  // Read whole already in the common case: the answer goes out now. A failed read throws to
+  // relayCall, which refunds the reservation.
+  const text = readUpstreamText(context, success);
+  return typeof text === 'string'
+    ? sendJsonText(context, success, reply, done, text)
+    : text.then((read) => sendJsonText(context, success, reply, done, read));
 }
 
 function sendJsonText(

@@ -137,7 +137,21 @@ export function settleUsage(
   log: Pick<FastifyBaseLogger, 'error'>,
 ): Promise<unknown> {
   // Not an async function (its suspended frame per call is what it would cost): the settlement's
-  // own promise is handed on. A fault before it throws; the caller turns that into a rejection.
+  // own promise is handed on, and a fault before it becomes a rejection, as an async one's would.
+  try {
+    return settleOutcome(context, runtime, options, outcome, log);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function settleOutcome(
+  context: RelayContext,
+  runtime: RelayRuntime,
+  options: OptionStore,
+  outcome: CallOutcome,
+  log: Pick<FastifyBaseLogger, 'error'>,
+): Promise<unknown> {
   if (!outcome.delivered) return runtime.billing.refund(context.reservation);
   const usage: BilledUsage = outcome.usage
     ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
