@@ -139,42 +139,32 @@ export function settleUsage(
   // Not an async function (its suspended frame per call is what it would cost): the settlement's
   // own promise is handed on, and a fault before it becomes a rejection, as an async one's would.
   try {
-    return settleOutcome(context, runtime, options, outcome, log);
+    if (!outcome.delivered) return runtime.billing.refund(context.reservation);
+    const usage: BilledUsage = outcome.usage
+      ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
+      : {
+          promptTokens: context.promptEstimate(),
+          completionTokens: outcome.localCompletionTokens(),
+          cachedTokens: 0,
+          cacheWriteTokens: 0,
+        };
+    const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
+    const buildLog = options.getBoolean('LogConsumeEnabled')
+      ? (settlement: Settlement) => consumeLogRow(context, outcome, usage, settlement)
+      : undefined;
+    return settleAndRecord(
+      runtime,
+      options,
+      log,
+      { reservation: context.reservation, cost, channelId: outcome.channel.id, buildLog },
+      {
+        userId: context.caller.user.id,
+        username: context.caller.user.username,
+        modelName: context.call.model,
+        tokenUsed: usage.promptTokens + usage.completionTokens,
+      },
+    );
   } catch (error) {
     return Promise.reject(error);
   }
-}
-
-function settleOutcome(
-  context: RelayContext,
-  runtime: RelayRuntime,
-  options: OptionStore,
-  outcome: CallOutcome,
-  log: Pick<FastifyBaseLogger, 'error'>,
-): Promise<unknown> {
-  if (!outcome.delivered) return runtime.billing.refund(context.reservation);
-  const usage: BilledUsage = outcome.usage
-    ? partialStreamUsage(toBilledUsage(outcome.usage), outcome)
-    : {
-        promptTokens: context.promptEstimate(),
-        completionTokens: outcome.localCompletionTokens(),
-        cachedTokens: 0,
-        cacheWriteTokens: 0,
-      };
-  const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
-  const buildLog = options.getBoolean('LogConsumeEnabled')
-    ? (settlement: Settlement) => consumeLogRow(context, outcome, usage, settlement)
-    : undefined;
-  return settleAndRecord(
-    runtime,
-    options,
-    log,
-    { reservation: context.reservation, cost, channelId: outcome.channel.id, buildLog },
-    {
-      userId: context.caller.user.id,
-      username: context.caller.user.username,
-      modelName: context.call.model,
-      tokenUsed: usage.promptTokens + usage.completionTokens,
-    },
-  );
 }
