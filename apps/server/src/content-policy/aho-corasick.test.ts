@@ -34,6 +34,14 @@ describe('AhoCorasick', () => {
     }
   });
 
+  it('finds words among characters no word starts with (the start state skips them)', () => {
+    const matcher = new AhoCorasick(['敏感', 'Bad', 'dx']);
+    expect(matcher.findAll('这是一段 很 敏感 的 text with BAD words, ADX')).toEqual(['敏感', 'bad', 'dx']);
+    expect(matcher.findAll('敏 感 b a d x')).toEqual([]);
+    // A partial match that fails on a character no word starts with goes back to the start.
+    expect(matcher.findAll('ba?bad')).toEqual(['bad']);
+  });
+
   it('handles 10,000 words on a 4 kB prompt', () => {
     const words = Array.from({ length: 10_000 }, (_, i) => `forbidden${i}x`);
     const matcher = new AhoCorasick(words);

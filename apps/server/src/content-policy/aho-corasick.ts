@@ -12,6 +12,11 @@ export class AhoCorasick {
   /** Next state on the failure chain that has an output (dictionary suffix link), or -1. */
   private readonly outputLink: number[] = [-1];
   readonly patterns: readonly string[];
+  /**
+   * 1 for the code units a pattern starts with: from the start state (where a scan spends most of
+   * its characters) every other one leads back to it, found without a map look-up.
+   */
+  private readonly startsPattern = new Uint8Array(65536);
 
   constructor(words: Iterable<string>) {
     const patterns: string[] = [];
@@ -38,6 +43,7 @@ export class AhoCorasick {
       if (this.output[state] === -1) this.output[state] = patterns.length - 1;
     }
     this.patterns = patterns;
+    for (const code of this.next[0]!.keys()) this.startsPattern[code] = 1;
     this.buildFailureLinks();
   }
 
@@ -71,6 +77,7 @@ export class AhoCorasick {
     let state = 0;
     for (let i = 0; i < lower.length; i++) {
       const code = lower.charCodeAt(i);
+      if (state === 0 && this.startsPattern[code] === 0) continue;
       let target = this.next[state]!.get(code);
       while (target === undefined && state !== 0) {
         state = this.fail[state]!;

@@ -120,7 +120,9 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
     this.settled = true;
     this.stopListening();
     if (this.chunks !== null) {
-      const whole = Buffer.concat(this.chunks);
+      const chunks = this.chunks;
+      // One chunk (the usual small answer) is read as it is: no copy.
+      const whole = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       const bytes = whole.length > this.limit ? whole.subarray(0, this.limit) : whole;
       this.resolve({
         statusCode: this.statusCode,

@@ -14,6 +14,12 @@ const isReadable = (payload: unknown): payload is Readable =>
  */
 export class LaneReply implements RelayReply {
   sent = false;
+  /**
+   * Headers set before the answer, as [name, value, name, value, …]: a whole answer goes out with
+   * one `writeHead` of this list (no header map on the response, no per-header `setHeader`); a
+   * stream gets them on the response before it is piped.
+   */
+  private readonly headers: string[] = [];
 
   constructor(
     readonly raw: ServerResponse,
@@ -32,8 +38,15 @@ export class LaneReply implements RelayReply {
     return this;
   }
 
+  /** Sets a header (replacing one of the same name, in any case); once the answer started, on the response. */
   header(name: string, value: string): this {
-    this.raw.setHeader(name, value);
+    if (this.raw.headersSent) {
+      this.raw.setHeader(name, value);
+      return this;
+    }
+    const at = this.indexOf(name);
+    if (at === -1) this.headers.push(name, value);
+    else this.headers[at + 1] = value;
     return this;
   }
 
@@ -42,7 +55,17 @@ export class LaneReply implements RelayReply {
   }
 
   hasHeader(name: string): boolean {
-    return this.raw.hasHeader(name);
+    return this.indexOf(name) !== -1 || this.raw.hasHeader(name);
+  }
+
+  private indexOf(name: string): number {
+    const headers = this.headers;
+    for (let index = 0; index < headers.length; index += 2) {
+      const own = headers[index]!;
+      if (own === name || (own.length === name.length && own.toLowerCase() === name.toLowerCase()))
+        return index;
+    }
+    return -1;
   }
 
   send(payload?: unknown): this {
@@ -55,20 +78,31 @@ export class LaneReply implements RelayReply {
       this.sendStream(payload);
       return this;
     }
-    const res = this.raw;
     let body: string | Buffer;
-    if (payload === undefined || payload === null) body = '';
-    else if (typeof payload === 'string') {
-      if (!res.hasHeader('content-type')) res.setHeader('content-type', 'text/plain; charset=utf-8');
+    let defaultType: string;
+    if (payload === undefined || payload === null) {
+      body = '';
+      defaultType = '';
+    } else if (typeof payload === 'string') {
       body = payload;
+      defaultType = 'text/plain; charset=utf-8';
     } else if (Buffer.isBuffer(payload)) {
-      if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/octet-stream');
       body = payload;
+      defaultType = 'application/octet-stream';
     } else {
-      if (!res.hasHeader('content-type')) res.setHeader('content-type', 'application/json; charset=utf-8');
       body = JSON.stringify(payload);
+      defaultType = 'application/json; charset=utf-8';
     }
-    res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+    const headers = this.headers;
+    if (defaultType !== '' && !this.hasHeader('content-type')) headers.push('content-type', defaultType);
+    if (!this.hasHeader('content-length')) {
+      headers.push(
+        'content-length',
+        String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+      );
+    }
+    const res = this.raw;
+    res.writeHead(res.statusCode, headers);
     res.end(body);
     return this;
   }
@@ -76,6 +110,10 @@ export class LaneReply implements RelayReply {
   /** Pipes a body to the client; a client that leaves first destroys it, a failing one ends the response. */
   private sendStream(payload: Readable): void {
     const res = this.raw;
+    const headers = this.headers;
+    for (let index = 0; index < headers.length; index += 2)
+      res.setHeader(headers[index]!, headers[index + 1]!);
+    headers.length = 0;
     let sourceOpen = true;
     finished(payload, { readable: true, writable: false }, (error) => {
       sourceOpen = false;

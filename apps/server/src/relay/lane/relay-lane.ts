@@ -108,7 +108,7 @@ export class RelayLane {
     const request = new LaneRequest(raw, id, ready.clientAddress(raw), log, app, route.routeOptions);
     const fail = (error: unknown) => sendError(error, request, reply);
     const reply = new LaneReply(res, startedAt, log, fail);
-    res.setHeader('X-Oneapi-Request-Id', id);
+    reply.header('X-Oneapi-Request-Id', id);
     const logInfo = ready.logRequests;
     if (logInfo) {
       log.info(

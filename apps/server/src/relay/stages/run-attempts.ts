@@ -78,26 +78,30 @@ export function toRelayFailure(failure: UpstreamError, channel: RouteTarget | nu
  * without using an attempt, and when only full channels are left → 429 at once). Slots are held
  * until the upstream body is done or the client leaves.
  */
-export async function runAttempts(
+export function runAttempts(
   context: RelayContext,
   runtime: RelayRuntime,
   retryTimes: number,
   onFailure: AttemptFailureListener,
 ): Promise<AttemptSuccess> {
+  // Not an async function (no frame kept across the upstream wait): the attempts' promise is
+  // handed on with the node slot added to what the success releases.
   const releaseNode = runtime.upstream.limits.enterNode();
-  if (!releaseNode) throw nodeSaturatedError();
-  try {
-    const success = await attemptChannels(context, runtime, retryTimes, onFailure);
-    const releaseChannel = success.release;
-    success.release = () => {
-      releaseChannel();
+  if (!releaseNode) return Promise.reject(nodeSaturatedError());
+  return attemptChannels(context, runtime, retryTimes, onFailure).then(
+    (success) => {
+      const releaseChannel = success.release;
+      success.release = () => {
+        releaseChannel();
+        releaseNode();
+      };
+      return success;
+    },
+    (error: unknown) => {
       releaseNode();
-    };
-    return success;
-  } catch (error) {
-    releaseNode();
-    throw error;
-  }
+      throw error;
+    },
+  );
 }
 
 /**
