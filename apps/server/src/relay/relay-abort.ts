@@ -29,7 +29,8 @@ export type AbortSource = RelayAbort | AbortSignal;
 
 /** Calls `listener` once when `source` aborts (not at all when it already has: check `aborted` first). */
 export function onAbort(source: AbortSource, listener: () => void): void {
-  if (source instanceof RelayAbort) source.once('abort', listener);
+  // `on`, not `once` (no wrapper per listener): a RelayAbort emits 'abort' at most once.
+  if (source instanceof RelayAbort) source.on('abort', listener);
   else source.addEventListener('abort', listener, { once: true });
 }
 

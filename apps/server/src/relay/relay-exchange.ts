@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { RelayAbort } from './relay-abort.ts';
 
 /**
  * What the relay stages and the error writer use of a request. Fastify's request satisfies it,
@@ -35,4 +36,10 @@ export interface RelayReply {
   hasHeader(name: string): boolean;
   /** Sends a string, Buffer, readable stream, or an object as JSON. */
   send(payload?: unknown): RelayReply;
+  /**
+   * Present on a reply that watches its client's connection itself (the relay lane's): the call
+   * sets its abort here, and a connection that closes before the answer was written aborts it.
+   * Without it, the call listens for the raw response's 'close'.
+   */
+  abortOnClose?: RelayAbort | null;
 }

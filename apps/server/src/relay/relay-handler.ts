@@ -138,11 +138,16 @@ export async function relayCall(
     reservation,
     isPlayground,
   });
-  const onClientGone = () => {
-    if (!reply.raw.writableFinished) context.abort.abort();
-  };
-  // `on`, not `once` (no wrapper per call): 'close' comes once, and the listener goes in `finally`.
-  reply.raw.on('close', onClientGone);
+  // The lane's reply watches its connection already (one listener per call); another reply is
+  // watched here: `on`, not `once` (no wrapper per call), as 'close' comes once, removed in `finally`.
+  const onClientGone =
+    reply.abortOnClose !== undefined
+      ? null
+      : () => {
+          if (!reply.raw.writableFinished) context.abort.abort();
+        };
+  if (onClientGone === null) reply.abortOnClose = context.abort;
+  else reply.raw.on('close', onClientGone);
   let success: AttemptSuccess | undefined;
   try {
     success = await runAttempts(context, relay, options.getNumber('RetryTimes'), (channel, failure) => {
@@ -180,6 +185,7 @@ export async function relayCall(
     if (options.getBoolean('ErrorLogEnabled')) recordErrorLog(context, relay, error);
     throw error;
   } finally {
-    reply.raw.off('close', onClientGone);
+    if (onClientGone === null) reply.abortOnClose = null;
+    else reply.raw.off('close', onClientGone);
   }
 }

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import type { RelayAbort } from '../relay-abort.ts';
 import type { RelayReply } from '../relay-exchange.ts';
 
 const isReadable = (payload: unknown): payload is Readable =>
@@ -14,6 +15,8 @@ const isReadable = (payload: unknown): payload is Readable =>
  */
 export class LaneReply implements RelayReply {
   sent = false;
+  /** The call to abort when the client leaves before the answer was written (the lane's 'close' listener does). */
+  abortOnClose: RelayAbort | null = null;
   /**
    * Headers set before the answer, as [name, value, name, value, …]: a whole answer goes out with
    * one `writeHead` of this list (no header map on the response, no per-header `setHeader`); a

@@ -118,6 +118,7 @@ export class RelayLane {
     }
     // 'close' comes once: `on` spares the `once` wrapper.
     res.on('close', () => {
+      if (reply.abortOnClose !== null && !res.writableFinished) reply.abortOnClose.abort();
       const elapsed = reply.elapsedTime;
       ready.metrics.httpRequest(metricFamilyOf(request.url), 'POST', res.statusCode, elapsed / 1000);
       if (logInfo)
