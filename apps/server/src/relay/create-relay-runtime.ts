@@ -18,6 +18,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { ChannelIndex } from '../routing/channel-index.ts';
 import { createProviderSettingsSource } from './provider-settings.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
+import { SettlementsInFlight } from './settlements-in-flight.ts';
 import { TokenCache } from './token-cache.ts';
 import { UpstreamClient } from './upstream-client.ts';
 
@@ -85,9 +86,9 @@ export async function createRelayRuntime(
       allowPrivateAddresses: deps.config.allowPrivateImageUrls,
     }),
     random: Math.random,
-    settlements: new Set(),
+    settlements: new SettlementsInFlight(),
     drain: async () => {
-      while (runtime.settlements.size > 0) await Promise.allSettled([...runtime.settlements]);
+      await runtime.settlements.idle();
       await runtime.logWriter.flush();
     },
   };

@@ -162,16 +162,9 @@ export async function relayCall(
       success,
       reply,
       (outcome) => {
-        const settlement: Promise<void> = settleUsage(context, relay, options, outcome, request.log).then(
-          () => {
-            relay.settlements.delete(settlement);
-          },
-          (error: unknown) => {
-            relay.settlements.delete(settlement);
-            request.log.error({ err: error }, 'settlement failed');
-          },
+        relay.settlements.track(settleUsage(context, relay, options, outcome, request.log), (error) =>
+          request.log.error({ err: error }, 'settlement failed'),
         );
-        relay.settlements.add(settlement);
       },
       relay.metrics,
     );

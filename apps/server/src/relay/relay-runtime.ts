@@ -6,6 +6,7 @@ import type { QuotaNotifier } from '../notifications/quota-notifier.ts';
 import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
 import type { ChannelIndex } from '../routing/channel-index.ts';
 import type { ImageFetchSettings } from './images/remote-image-fetcher.ts';
+import type { SettlementsInFlight } from './settlements-in-flight.ts';
 import type { TokenCache } from './token-cache.ts';
 import type { UpstreamClient } from './upstream-client.ts';
 
@@ -31,7 +32,7 @@ export interface RelayRuntime {
   /** Random source for channel selection (seeded in tests). */
   random: () => number;
   /** Settlements still running; shutdown (and tests) wait for them with `drain()`. */
-  settlements: Set<Promise<unknown>>;
+  settlements: SettlementsInFlight;
   /** Waits until every running settlement is done and queued logs are written. */
   drain(): Promise<void>;
 }
