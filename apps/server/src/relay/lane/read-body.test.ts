@@ -53,4 +53,34 @@ describe('readBody', () => {
     const { error } = await read(stream, 100);
     expect(isGatewayError(error) && error.status).toBe(400);
   });
+
+  it('answers once: a failure after the body was read changes nothing and is not unhandled', async () => {
+    const stream = new PassThrough() as unknown as IncomingMessage & PassThrough;
+    Object.assign(stream, { headers: { 'content-length': '2' } });
+    const answers: unknown[] = [];
+    const first = new Promise<void>((resolve) =>
+      readBody(stream, 100, (error, body) => {
+        answers.push(error ?? body?.toString());
+        resolve();
+      }),
+    );
+    stream.end('ok');
+    await first;
+    stream.destroy(new Error('socket reset'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers).toEqual(['ok']);
+  });
+
+  it('keeps nothing past the limit and answers 413 once', async () => {
+    const stream = new PassThrough() as unknown as IncomingMessage & PassThrough;
+    Object.assign(stream, { headers: {} });
+    const answers: unknown[] = [];
+    readBody(stream, 4, (error) => answers.push(isGatewayError(error) && error.status));
+    stream.write('abc');
+    stream.write('defg');
+    stream.end('hij');
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers).toEqual([413]);
+  });
 });
