@@ -10,6 +10,7 @@ import {
   pendingFromRow,
 } from './settlement-entry.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
+import { SqlitePendingMoves } from './sqlite-pending-moves.ts';
 
 const prepareAll = (db: SQLite.Database) => ({
   holdUser: db.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
@@ -76,6 +77,8 @@ export class SqliteLedger {
   private statements: Statements | undefined;
   private logInsert: SQLite.Statement | undefined;
   private readonly commit: SqliteGroupCommit;
+  /** In-place settlements' balance moves and counters of the running transaction, added up. */
+  private readonly pending: SqlitePendingMoves;
 
   /**
    * @param inPlaceFrom settle writes the consume log row and counters itself when its commit
@@ -86,6 +89,8 @@ export class SqliteLedger {
     private readonly inPlaceFrom = 0,
   ) {
     this.commit = groupCommitOf(db);
+    this.pending = new SqlitePendingMoves(db);
+    this.commit.join(this.pending);
   }
 
   private prepared(): Statements {
@@ -100,6 +105,8 @@ export class SqliteLedger {
 
   /** How much of `wanted` the balance (and a limited token) can give. */
   private available(s: Statements, payer: Payer, wanted: number): number {
+    // Balances as every settlement before this piece left them.
+    this.pending.write();
     let available = Math.max(0, Number(s.userQuota.get(payer.userId) ?? 0));
     if (limited(payer))
       available = Math.min(available, Math.max(0, Number(s.tokenRemain.get(payer.tokenId) ?? 0)));
@@ -119,9 +126,9 @@ export class SqliteLedger {
   reserve(r: SqliteReserve): Promise<'user' | 'token' | null> {
     return this.commit.submit(() => {
       const s = this.prepared();
-      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) return 'user';
+      if (!this.hold(s.holdUser, r.payer.userId, r.amount)) return 'user';
       const tokenLimited = limited(r.payer);
-      if (tokenLimited && s.holdToken.run(r.amount, r.payer.tokenId, r.amount).changes === 0) {
+      if (tokenLimited && !this.hold(s.holdToken, r.payer.tokenId, r.amount)) {
         s.creditUser.run(r.amount, r.payer.userId);
         return 'token';
       }
@@ -137,6 +144,17 @@ export class SqliteLedger {
       );
       return null;
     });
+  }
+
+  /**
+   * Holds `amount` on a balance (`quota >= amount`); one found short is tried again after the
+   * transaction's pending settlements are written (they may have given quota back).
+   */
+  private hold(statement: SQLite.Statement, id: number, amount: number): boolean {
+    if (statement.run(amount, id, amount).changes > 0) return true;
+    if (this.pending.isEmpty) return false;
+    this.pending.write();
+    return statement.run(amount, id, amount).changes > 0;
   }
 
   /** Deletes a 'reserved' row and credits it back (nothing when the row was reconciled). */
@@ -179,9 +197,18 @@ export class SqliteLedger {
     const held = unreserved ? r.reserved : 0;
     const charged = target > held ? held + this.available(s, payer, target - held) : target;
     const back = held - charged;
-    s.settleUser.run(back, charged, payer.userId);
-    if (payer.tokenId > 0) s.settleToken.run(limited(payer) ? back : 0, charged, at, payer.tokenId);
-    if (r.channelId > 0 && charged > 0) s.channelCounters.run(charged, r.channelId);
+    const tokenBack = limited(payer) ? back : 0;
+    if (back < 0) {
+      // A cost beyond the reservation is taken at once: a later hold in this transaction must see it.
+      s.settleUser.run(back, charged, payer.userId);
+      if (payer.tokenId > 0) s.settleToken.run(tokenBack, charged, at, payer.tokenId);
+    } else {
+      // Quota given back and counters: added up with the transaction's other settlements, one
+      // UPDATE per row before the commit (a hold that finds a balance short writes them first).
+      this.pending.addUser(payer.userId, back, charged);
+      if (payer.tokenId > 0) this.pending.addToken(payer.tokenId, tokenBack, charged, at);
+    }
+    if (r.channelId > 0 && charged > 0) this.pending.addChannel(r.channelId, charged);
     const log = stampLog(r.buildLog(charged, target - charged), at);
     if (log) {
       this.logInsert ??= prepareLogInsert(this.db);

@@ -165,4 +165,79 @@ describe('settle in place (SQLite)', () => {
     expect(after.usedQuota).toBe(before.usedQuota + 700);
     expect(after.requestCount).toBe(before.requestCount + 4);
   });
+
+  it('adds up the settlements of one commit and writes the user, token and channel once each', async () => {
+    const before = await counters();
+    const names = ['sum-1', 'sum-2', 'sum-3', 'sum-4'];
+    const costs = [100, 250, 0, 1_000];
+    const reservations = await Promise.all(names.map((name) => billing.reserve(payer, 1_000, name)));
+    const settled = await Promise.all(
+      reservations.map((held, n) => billing.settle(held, costs[n]!, CHANNEL, consumeLog(names[n]!))),
+    );
+    expect(settled.map((s) => s.charged)).toEqual(costs);
+    const after = await counters();
+    expect(after).toMatchObject({
+      open: before.open,
+      quota: before.quota - 1_350,
+      tokenRemain: before.tokenRemain - 1_350,
+      usedQuota: before.usedQuota + 1_350,
+      requestCount: before.requestCount + 4,
+      tokenUsed: before.tokenUsed + 1_350,
+      channelUsed: before.channelUsed + 1_350,
+    });
+    expect(after.consume.slice(-4)).toEqual(names);
+    expect(after.consumeQuota.slice(-4)).toEqual(costs);
+  });
+
+  it('lets a hold in the same commit use the quota that commit’s settlements gave back', async () => {
+    await setQuota(1_000);
+    const first = await billing.reserve(payer, 1_000, 'gives-back');
+    expect((await counters()).quota).toBe(0);
+    // Submitted in one turn: one commit, the settlement first. Its 900 given back are written
+    // with the commit, so the hold finds the balance short at first and must look again.
+    const settled = billing.settle(first, 100, CHANNEL, consumeLog('gives-back'));
+    const second = billing.reserve(payer, 500, 'uses-it');
+    await expect(settled).resolves.toEqual({ charged: 100, shortfall: 0 });
+    const reservation = await second;
+    expect((await counters()).quota).toBe(400);
+    await billing.settle(reservation, 500, CHANNEL, consumeLog('uses-it'));
+    expect((await counters()).quota).toBe(400);
+    await setQuota(START);
+  });
+
+  it('takes a cost beyond the reservation at once: a later hold in the same commit cannot overdraw', async () => {
+    await setQuota(1_000);
+    const first = await billing.reserve(payer, 500, 'beyond');
+    const settled = billing.settle(first, 900, CHANNEL, consumeLog('beyond'));
+    const second = billing.reserve(payer, 300, 'refused');
+    await expect(settled).resolves.toEqual({ charged: 900, shortfall: 0 });
+    await expect(second).rejects.toThrow();
+    expect((await counters()).quota).toBe(100);
+    await setQuota(START);
+  });
+
+  it('forgets the added-up moves of a commit that rolled back', async () => {
+    const before = await counters();
+    const reservations = await Promise.all(
+      ['undone-1', 'undone-2'].map((n) => billing.reserve(payer, 1_000, n)),
+    );
+    const held = await counters();
+    await sql`ALTER TABLE logs RENAME TO logs_away`.execute(handle.db);
+    try {
+      const settling = reservations.map((r, n) =>
+        billing.settle(r, 100, CHANNEL, consumeLog(`undone-${n + 1}`)),
+      );
+      for (const settlement of settling) await expect(settlement).rejects.toThrow(/logs/);
+    } finally {
+      await sql`ALTER TABLE logs_away RENAME TO logs`.execute(handle.db);
+    }
+    // Nothing of the two settlements was written, and nothing is left pending for a later commit.
+    expect(await counters()).toEqual(held);
+    const next = await billing.reserve(payer, 1_000, 'after-undone');
+    await billing.settle(next, 10, CHANNEL, consumeLog('after-undone'));
+    const after = await counters();
+    expect(after.usedQuota).toBe(held.usedQuota + 10);
+    expect(after.requestCount).toBe(held.requestCount + 1);
+    expect(after.open).toBe(before.open + 2);
+  });
 });
