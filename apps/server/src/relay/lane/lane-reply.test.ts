@@ -84,6 +84,18 @@ describe('LaneReply', () => {
     expect(got.headers['x-own']).toEqual(['2']);
   });
 
+  it('sets a header given after a stream was handed over on the response', async () => {
+    const got = await exchange((reply) => {
+      const body = new Readable({ read() {} });
+      reply.header('content-type', 'text/event-stream').send(body);
+      reply.header('x-late', 'yes');
+      body.push('data: 1\n\n');
+      body.push(null);
+    });
+    expect(got.headers['x-late']).toEqual(['yes']);
+    expect(got.body).toBe('data: 1\n\n');
+  });
+
   it('puts its headers on the response before piping a stream', async () => {
     const got = await exchange((reply) => {
       reply.header('content-type', 'text/event-stream').header('x-oneapi-request-id', 'r1');

@@ -41,9 +41,12 @@ export class LaneReply implements RelayReply {
     return this;
   }
 
-  /** Sets a header (replacing one of the same name, in any case); once the answer started, on the response. */
+  /**
+   * Sets a header (replacing one of the same name, in any case); once a stream was handed over,
+   * on the response itself (its headers go out with the stream's first bytes).
+   */
   header(name: string, value: string): this {
-    if (this.raw.headersSent) {
+    if (this.sent) {
       this.raw.setHeader(name, value);
       return this;
     }
