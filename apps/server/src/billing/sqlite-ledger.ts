@@ -70,8 +70,10 @@ const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
 /**
  * The ledger's hot statements on SQLite, prepared once and run synchronously (no query builder)
  * through the connection's group commit (sqlite-group-commit.ts): the reserve, settle, refund and
- * batch work of one event-loop turn shares one IMMEDIATE transaction, each in its own savepoint,
- * and each promise settles after the commit.
+ * batch work of one event-loop turn shares one IMMEDIATE transaction (a piece that throws rolls
+ * it back, and the pieces run again one by one), the in-place settlements' balance moves and
+ * counters are added up and written before the commit (sqlite-pending-moves.ts), and each promise
+ * settles after the commit.
  */
 export class SqliteLedger {
   private statements: Statements | undefined;
