@@ -1,3 +1,4 @@
+import { median } from '../saturation-rounds.ts';
 /** One variant of an A/B run: its name and the extra environment of the process under test. */
 export interface Variant {
   name: string;
@@ -40,14 +41,6 @@ export function pairedRatios(
     const ratios = values
       .map((value, index) => value / first[1][index]!)
       .filter((ratio) => Number.isFinite(ratio));
-    const sorted = [...ratios].sort((a, b) => a - b);
-    const middle = sorted.length / 2;
-    const median =
-      sorted.length === 0
-        ? Number.NaN
-        : sorted.length % 2 === 1
-          ? sorted[Math.floor(middle)]!
-          : (sorted[middle - 1]! + sorted[middle]!) / 2;
-    return { name, ratios, median };
+    return { name, ratios, median: median(ratios) };
   });
 }

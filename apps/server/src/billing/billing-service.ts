@@ -287,10 +287,10 @@ export class BillingService {
     };
     // Not an async function: the SQLite commit's own promise is handed on as it is.
     if (this.fast) return this.fast.settle(attempt);
-    return this.settleByRoutine(attempt);
+    return this.settleOnServer(attempt);
   }
 
-  private async settleByRoutine(attempt: SettleAttempt): Promise<PendingSettlement | null> {
+  private async settleOnServer(attempt: SettleAttempt): Promise<PendingSettlement | null> {
     return (
       (await settleByRoutine(this.routines!, attempt)) ?? (await settleInTransaction(this.handle, attempt))
     );

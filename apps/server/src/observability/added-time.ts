@@ -25,7 +25,7 @@ export function addedTimeMs(reply: RelayReply, upstreamMs = 0): number {
 export function formatAddedMs(ms: number): string {
   // Integer arithmetic instead of toFixed (this runs on every relay call).
   const hundredths = Math.round(ms * 100);
-  if (!Number.isSafeInteger(hundredths) || hundredths < 0) return (Math.round(ms * 100) / 100).toFixed(2);
+  if (!Number.isSafeInteger(hundredths) || hundredths < 0) return (hundredths / 100).toFixed(2);
   const fraction = hundredths % 100;
   return `${(hundredths - fraction) / 100}.${fraction < 10 ? '0' : ''}${fraction}`;
 }

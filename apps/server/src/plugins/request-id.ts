@@ -39,5 +39,5 @@ export function createRequestId(): string {
   const millis = now % 1000;
   // Sub-millisecond digits from the monotonic clock (no array per call, as process.hrtime() makes).
   const micros = Math.floor(performance.now() * 1000) % 1_000_000;
-  return `${secondPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}${micros < 100_000 ? String(micros).padStart(6, '0') : micros}${random}`;
+  return `${secondPrefix}${millis < 10 ? '00' : millis < 100 ? '0' : ''}${millis}${String(micros).padStart(6, '0')}${random}`;
 }

@@ -1,16 +1,13 @@
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TokenRow } from '../db/repositories/token-repository.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import type { AuthenticatedCaller } from './stages/authenticate-token.ts';
 import { resolveGroup } from './stages/resolve-group.ts';
-import type { CachedUser } from './token-cache.ts';
 
 /** Unix seconds shown as every model's creation time (the reference's constant). */
 const MODEL_CREATED = 1626777600;
 
-type Authenticate = (
-  request: FastifyRequest,
-) => { token: TokenRow; user: CachedUser } | Promise<{ token: TokenRow; user: CachedUser }>;
+type Authenticate = (request: FastifyRequest) => AuthenticatedCaller | Promise<AuthenticatedCaller>;
 
 /** Which list shape a `GET /v1/models` caller expects (newer reference behaviour). */
 function listFormatOf(request: FastifyRequest): 'openai' | 'anthropic' | 'gemini' {

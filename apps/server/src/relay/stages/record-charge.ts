@@ -54,13 +54,7 @@ export function settleAndRecord(
   return runtime.billing.settle(settle.reservation, settle.cost, settle.channelId, settle.buildLog).then(
     (settlement) => {
       const charged = settlement.charged;
-      const recording = recordCharge(runtime, options, {
-        userId: charge.userId,
-        username: charge.username,
-        modelName: charge.modelName,
-        quota: charged,
-        tokenUsed: charge.tokenUsed,
-      });
+      const recording = recordCharge(runtime, options, { ...charge, quota: charged });
       return recording ? recording.then(() => charged) : charged;
     },
     (error: unknown) => {
