@@ -8,7 +8,7 @@
  * channel's used quota and inserts one usage log row (the rows Switchyard's ledger writes). The
  * statements of one event-loop turn share one transaction (WAL, synchronous=NORMAL, as Switchyard
  * runs SQLite; the ledger table clustered by its key, WITHOUT ROWID, as Switchyard's). No routing, pricing tables, rate limits, content checks, metrics or logs.
- * `--log-indexes 8` gives the log table Switchyard's eight indexes (what the console's log
+ * `--log-indexes 7` gives the log table Switchyard's seven indexes (what the console's log
  * filters need), `2` only created_at and user_id.
  *
  *   node bench/src/ledger-proxy.mjs --port 4100 --upstream http://127.0.0.1:4010 --key sk-...
@@ -34,7 +34,7 @@ const { values } = parseArgs({
 });
 if (!values.port || !values.upstream || !values.key) {
   process.stderr.write(
-    'usage: ledger-proxy.mjs --port <port> --upstream <origin> --key <key> [--log-indexes 2|8]\n',
+    'usage: ledger-proxy.mjs --port <port> --upstream <origin> --key <key> [--log-indexes 2|7]\n',
   );
   process.exit(2);
 }
@@ -66,7 +66,6 @@ if (values['log-indexes'] !== '2') {
   db.exec(`
     CREATE INDEX logs_username ON logs (username);
     CREATE INDEX logs_token_name ON logs (token_name);
-    CREATE INDEX logs_model ON logs (model_name, username);
     CREATE INDEX logs_channel ON logs (channel_id);
     CREATE INDEX logs_token ON logs (token_id);
     CREATE INDEX logs_group ON logs ("group");

@@ -27,7 +27,7 @@ describe('ledger-proxy.mjs (durable-billing floor)', () => {
 
   beforeAll(async () => {
     mock = await startMockUpstream();
-    floor = await startLedgerProxy(mock.url, null, '8');
+    floor = await startLedgerProxy(mock.url, null, '7');
   });
   afterAll(async () => {
     await floor?.stop();

@@ -317,7 +317,7 @@ async function startTarget(name: TargetName, config: BenchConfig, mock: Target, 
     case 'portkey':
       return startPortkey(mock.url, cpus);
     case 'floor':
-      return startLedgerProxy(mock.url, cpus, '8');
+      return startLedgerProxy(mock.url, cpus, '7');
   }
 }
 

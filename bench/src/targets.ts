@@ -117,7 +117,7 @@ export async function startBareProxy(
 export async function startLedgerProxy(
   mockUrl: string,
   cpus: string | null,
-  logIndexes: '2' | '8',
+  logIndexes: '2' | '7',
   nodeArgs: readonly string[] = [],
 ): Promise<Target> {
   const key = `sk-ledger-${randomBytes(8).toString('hex')}`;
@@ -142,7 +142,7 @@ export async function startLedgerProxy(
 
 /**
  * The gateway a measuring tool names (`AB_TARGET`, `PROFILE_TARGET`): `bare` the bare proxy,
- * `ledger` / `ledger-2` the durable-billing floor (eight or two log indexes), anything else
+ * `ledger` / `ledger-2` the durable-billing floor (seven or two log indexes), anything else
  * Switchyard.
  */
 export function startNamedTarget(
@@ -154,7 +154,7 @@ export function startNamedTarget(
 ): Promise<Target> {
   if (kind === 'bare') return startBareProxy(mockUrl, cpus, nodeArgs);
   if (kind === 'ledger' || kind === 'ledger-2') {
-    return startLedgerProxy(mockUrl, cpus, kind === 'ledger' ? '8' : '2', nodeArgs);
+    return startLedgerProxy(mockUrl, cpus, kind === 'ledger' ? '7' : '2', nodeArgs);
   }
   return startSwitchyard(config, mockUrl, cpus, [...nodeArgs]);
 }

@@ -15,7 +15,7 @@
  * request (SQLite's WAL writes count as writes). `AB_TARGET=ledger` runs the durable-billing floor
  * (ledger-proxy.mjs: the bare proxy plus a key check, the body parsed and a reservation and a
  * settlement with one log row in SQLite per call; `ledger-2` with two log indexes instead of
- * eight). AB_WINDOWS (1): measured windows per started
+ * seven). AB_WINDOWS (1): measured windows per started
  * process, each reported on its own line (tells a slow process apart from a slow minute).
  * AB_WARMUP (10 s at AB_CONNECTIONS before the first window): Switchyard needs ~10 s at saturation
  * before the JIT's steady state (its first 6 s cost 10-15% more CPU per request).

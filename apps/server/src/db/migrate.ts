@@ -8,6 +8,7 @@ import * as mysqlBatchCounters from './migrations/006-mysql-batch-counters.ts';
 import * as mysqlLedgerGroup from './migrations/007-mysql-ledger-group.ts';
 import * as sqliteReservationsClustered from './migrations/008-sqlite-reservations-clustered.ts';
 import * as logTables from './migrations/101-log-tables.ts';
+import * as dropLogModelIndex from './migrations/102-drop-log-model-index.ts';
 
 const coreMigrations: Record<string, Migration> = {
   '001-core-tables': coreTables,
@@ -19,7 +20,10 @@ const coreMigrations: Record<string, Migration> = {
   '007-mysql-ledger-group': mysqlLedgerGroup,
   '008-sqlite-reservations-clustered': sqliteReservationsClustered,
 };
-const logMigrations: Record<string, Migration> = { '101-log-tables': logTables };
+const logMigrations: Record<string, Migration> = {
+  '101-log-tables': logTables,
+  '102-drop-log-model-index': dropLogModelIndex,
+};
 
 async function run(db: Kysely<unknown>, migrations: Record<string, Migration>, table: string): Promise<void> {
   const migrator = new Migrator({
