@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RelayAbort } from './relay-abort.ts';
 import { BUFFER_PASSED_THROUGH } from './stages/answer-shape.ts';
 import { MAX_ERROR_BODY_BYTES, type UpstreamAnswer, UpstreamBodyCut } from './upstream-answer.ts';
-import { UpstreamClient } from './upstream-client.ts';
+import { UpstreamClient, type UpstreamTimeouts } from './upstream-client.ts';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -39,6 +39,26 @@ const routes: Record<string, Route> = {
       if (!response.destroyed) response.end('{}');
     }, 2_000);
   },
+  '/silent': (request) => {
+    request.socket.once('close', () => closed.push('/silent'));
+  },
+  '/stalled': (request, response) => {
+    request.socket.once('close', () => closed.push('/stalled'));
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    response.write('{"partial":');
+  },
+  '/trickle': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    let sent = 0;
+    const timer = setInterval(() => {
+      sent++;
+      if (sent < 6) response.write(' ');
+      else {
+        clearInterval(timer);
+        response.end('{}');
+      }
+    }, 300);
+  },
   '/slow-events': (request, response) => {
     request.socket.once('close', () => closed.push('/slow-events'));
     response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -66,7 +86,12 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const fetchAnswer = (path: string, signal = new RelayAbort(), base = origin): Promise<UpstreamAnswer> =>
+const fetchAnswer = (
+  path: string,
+  signal = new RelayAbort(),
+  base = origin,
+  timeouts?: UpstreamTimeouts,
+): Promise<UpstreamAnswer> =>
   client.fetchAnswer(
     {
       url: `${base}${path}`,
@@ -78,9 +103,16 @@ const fetchAnswer = (path: string, signal = new RelayAbort(), base = origin): Pr
       warnings: [],
     },
     signal,
-    undefined,
+    timeouts,
     BUFFER_PASSED_THROUGH,
   );
+
+/** A channel's own first-byte and idle timeouts, in milliseconds. */
+const timeoutsOf = (ms: number): UpstreamTimeouts => ({
+  connectTimeoutMs: null,
+  firstByteTimeoutMs: ms,
+  idleTimeoutMs: ms,
+});
 
 async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -158,5 +190,32 @@ describe('UpstreamClient.fetchAnswer', () => {
     const signal = new RelayAbort();
     await fetchAnswer('/json', signal);
     expect(signal.listenerCount('abort')).toBe(0);
+  });
+
+  it("gives up on an upstream silent past the first-byte timeout, with undici's timeout error", async () => {
+    // A second or more: kept by the client's deadlines; under a second: undici's own timer.
+    for (const ms of [1_000, 400]) {
+      closed.length = 0;
+      const startedAt = performance.now();
+      await expect(fetchAnswer('/silent', new RelayAbort(), origin, timeoutsOf(ms))).rejects.toMatchObject({
+        code: 'UND_ERR_HEADERS_TIMEOUT',
+      });
+      const waited = performance.now() - startedAt;
+      expect(waited).toBeGreaterThanOrEqual(ms - 300);
+      expect(waited).toBeLessThan(ms + 1_500);
+      await expect.poll(() => closed.includes('/silent')).toBe(true);
+    }
+  });
+
+  it('cuts an answer whose body goes silent past the idle timeout, and not one that keeps coming', async () => {
+    const stalled = await fetchAnswer('/stalled', new RelayAbort(), origin, timeoutsOf(1_000)).catch(
+      (error: unknown) => error,
+    );
+    expect(stalled).toBeInstanceOf(UpstreamBodyCut);
+    expect((stalled as UpstreamBodyCut).cause).toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
+    await expect.poll(() => closed.includes('/stalled')).toBe(true);
+    // 1.8 s in all, never 1 s silent.
+    const trickled = await fetchAnswer('/trickle', new RelayAbort(), origin, timeoutsOf(1_000));
+    expect(trickled.text?.trim()).toBe('{}');
   });
 });

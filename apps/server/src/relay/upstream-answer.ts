@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { type Dispatcher, errors } from 'undici';
 import { type AbortSource, offAbort, onAbort } from './relay-abort.ts';
+import type { DeadlineKind, UpstreamDeadlines, WatchedCall } from './upstream-deadlines.ts';
 
 /** An upstream answer: its body read whole (`text`) or as a stream (`body`), never both. */
 export type UpstreamAnswer =
@@ -48,9 +49,10 @@ export async function readBodyText(body: Readable, limit = Number.POSITIVE_INFIN
  * Anything else (an event stream or binary answer after all) resolves at its headers with a
  * readable body fed with backpressure, as `request()` would give it. The call's abort cancels the
  * request at any point; a failure before the answer is resolved rejects, one after it destroys the
- * body.
+ * body. With `deadlines`, the first-byte and idle timeouts are kept there (undici's own are off):
+ * one that runs out cancels the request with undici's own timeout error.
  */
-export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
+export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, WatchedCall {
   private controller: Dispatcher.DispatchController | null = null;
   private chunks: Buffer[] | null = null;
   private size = 0;
@@ -60,14 +62,27 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
   private headers: IncomingHttpHeaders = {};
   private settled = false;
   private readonly onAbortListener = () => this.abort();
+  deadline = 0;
+  answering = false;
+  previousWatched: WatchedCall | null = null;
+  nextWatched: WatchedCall | null = null;
 
   constructor(
     private readonly signal: AbortSource,
     private readonly bufferWhen: BufferWhen,
     private readonly resolve: (answer: UpstreamAnswer) => void,
     private readonly reject: (error: Error) => void,
+    private readonly deadlines: UpstreamDeadlines | null = null,
+    private readonly firstByteMs = 0,
+    private readonly idleMs = 0,
   ) {
     if (!signal.aborted) onAbort(signal, this.onAbortListener);
+  }
+
+  expire(kind: DeadlineKind): void {
+    this.controller?.abort(
+      kind === 'first-byte' ? new errors.HeadersTimeoutError() : new errors.BodyTimeoutError(),
+    );
   }
 
   private abort(): void {
@@ -76,11 +91,13 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
 
   private stopListening(): void {
     offAbort(this.signal, this.onAbortListener);
+    this.deadlines?.forget(this);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.signal.aborted) controller.abort(new errors.RequestAbortedError());
+    else this.deadlines?.watch(this, this.firstByteMs);
   }
 
   onResponseStart(
@@ -91,13 +108,22 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
     if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
+    const deadlines = this.deadlines;
+    if (deadlines !== null) {
+      this.answering = true;
+      deadlines.touch(this, this.idleMs);
+    }
     if (statusCode >= 300 || this.bufferWhen(statusCode, headers)) {
       this.chunks = [];
       if (statusCode >= 300) this.limit = MAX_ERROR_BODY_BYTES;
       return;
     }
     const body = new Readable({
-      read: () => controller.resume(),
+      read: () => {
+        // Silence while the reader is behind is not the upstream's: the idle time starts over.
+        this.deadlines?.touch(this, this.idleMs);
+        controller.resume();
+      },
       destroy: (error, callback) => {
         if (!this.settled) controller.abort(error ?? new errors.RequestAbortedError());
         callback(error);
@@ -108,6 +134,7 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.deadlines?.touch(this, this.idleMs);
     if (this.chunks !== null) {
       if (this.size < this.limit) this.chunks.push(chunk);
       this.size += chunk.length;

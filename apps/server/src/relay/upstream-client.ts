@@ -3,6 +3,7 @@ import { Agent, type Dispatcher, errors } from 'undici';
 import type { Config } from '../config/env.ts';
 import type { AbortSource } from './relay-abort.ts';
 import { type BufferWhen, type UpstreamAnswer, UpstreamAnswerHandler } from './upstream-answer.ts';
+import { UpstreamDeadlines } from './upstream-deadlines.ts';
 import { UpstreamLimits } from './upstream-limits.ts';
 
 /** Per-channel overrides of the server-wide upstream timeouts, milliseconds (null = server default). */
@@ -40,34 +41,31 @@ export function targetOf(url: string): { origin: string; path: string } {
   return target;
 }
 
-/** undici's options for an upstream request, with a channel's own first-byte and idle timeouts. */
-function dispatchOptionsOf(
-  upstream: UpstreamRequest,
-  timeouts?: UpstreamTimeouts,
-): Dispatcher.DispatchOptions {
+/** undici's options for an upstream request (its timeouts are the caller's to add). */
+function dispatchOptionsOf(upstream: UpstreamRequest): Dispatcher.DispatchOptions {
   const { origin, path } = targetOf(upstream.url);
-  const options: Dispatcher.DispatchOptions = {
+  return {
     origin,
     path,
     method: upstream.method as Dispatcher.HttpMethod,
     headers: upstream.headers,
     body: upstream.body,
   };
-  if (timeouts?.firstByteTimeoutMs) options.headersTimeout = timeouts.firstByteTimeoutMs;
-  if (timeouts?.idleTimeoutMs) options.bodyTimeout = timeouts.idleTimeoutMs;
-  return options;
 }
 
 /**
  * Sends upstream requests over undici Agents (a keep-alive pool per origin) with connect,
  * header (first byte) and body-idle timeouts, and the caller's abort signal so a client that goes
  * away cancels the upstream call. A channel's own first-byte and idle timeouts apply per request;
- * a connect timeout of its own gets a separate pool (undici sets it per pool).
+ * a connect timeout of its own gets a separate pool (undici sets it per pool). The pools have no
+ * first-byte or idle timeout of their own: a streamed request gives undici its two, a whole
+ * answer's are kept by `deadlines` (one clock for all calls, ADR-32).
  * `limits` counts the requests in flight (RELAY_MAX_CONCURRENCY and channel caps).
  */
 export class UpstreamClient {
   private readonly agent: Agent;
   private readonly agentsByConnectTimeout = new Map<number, Agent>();
+  private readonly deadlines = new UpstreamDeadlines();
   readonly limits: UpstreamLimits;
 
   constructor(
@@ -75,7 +73,10 @@ export class UpstreamClient {
       Config,
       'relayTimeoutSeconds' | 'streamingTimeoutSeconds' | 'upstreamConnectTimeoutSeconds'
     > &
-      Partial<Pick<Config, 'relayMaxConcurrency'>>,
+      Partial<Pick<Config, 'relayMaxConcurrency'>> & {
+        /** Whole answers' timeouts on undici's timers per request, as before ADR-32 (micro-benchmark). */
+        undiciTimers?: boolean;
+      },
   ) {
     this.agent = this.createAgent(config.upstreamConnectTimeoutSeconds * 1000);
     this.limits = new UpstreamLimits(config.relayMaxConcurrency ?? null);
@@ -90,8 +91,9 @@ export class UpstreamClient {
       connections: null,
       pipelining: 1,
       connect: { timeout: connectTimeoutMs },
-      headersTimeout: this.config.relayTimeoutSeconds * 1000,
-      bodyTimeout: this.config.streamingTimeoutSeconds * 1000,
+      // Off for the pool (0): every request brings its own (see `send` and `fetchAnswer`).
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
   }
 
@@ -114,8 +116,11 @@ export class UpstreamClient {
     signal: AbortSource,
     timeouts?: UpstreamTimeouts,
   ): Promise<Dispatcher.ResponseData> {
-    const options: Dispatcher.RequestOptions = dispatchOptionsOf(upstream, timeouts);
+    const options: Dispatcher.RequestOptions = dispatchOptionsOf(upstream);
     options.signal = signal;
+    // undici's own timers (0: no limit, as RELAY_TIMEOUT=0 means).
+    options.headersTimeout = timeouts?.firstByteTimeoutMs || this.config.relayTimeoutSeconds * 1000;
+    options.bodyTimeout = timeouts?.idleTimeoutMs || this.config.streamingTimeoutSeconds * 1000;
     return this.agentFor(timeouts?.connectTimeoutMs ?? null).request(options);
   }
 
@@ -130,14 +135,34 @@ export class UpstreamClient {
     timeouts: UpstreamTimeouts | undefined,
     bufferWhen: BufferWhen,
   ): Promise<UpstreamAnswer> {
-    const options = dispatchOptionsOf(upstream, timeouts);
+    const options = dispatchOptionsOf(upstream);
     const agent = this.agentFor(timeouts?.connectTimeoutMs ?? null);
+    const firstByteMs =
+      timeouts?.firstByteTimeoutMs || this.config.relayTimeoutSeconds * 1000 || Number.POSITIVE_INFINITY;
+    const idleMs = timeouts?.idleTimeoutMs || this.config.streamingTimeoutSeconds * 1000;
+    if (
+      this.config.undiciTimers === true ||
+      !UpstreamDeadlines.watches(firstByteMs) ||
+      !UpstreamDeadlines.watches(idleMs)
+    ) {
+      // Under a second: undici's exact timers, not the coarse clock.
+      options.headersTimeout = Number.isFinite(firstByteMs) ? firstByteMs : 0;
+      options.bodyTimeout = idleMs;
+      return new Promise((resolve, reject) => {
+        agent.dispatch(options, new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject));
+      });
+    }
+    const deadlines = this.deadlines;
     return new Promise((resolve, reject) => {
-      agent.dispatch(options, new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject));
+      agent.dispatch(
+        options,
+        new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject, deadlines, firstByteMs, idleMs),
+      );
     });
   }
 
   async close(): Promise<void> {
+    this.deadlines.close();
     await Promise.all([this.agent, ...this.agentsByConnectTimeout.values()].map((agent) => agent.close()));
   }
 }
