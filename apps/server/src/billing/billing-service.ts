@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { Database } from '../db/schema.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { type Linked, LinkedSet } from '../lib/linked-set.ts';
 import type { Payer } from './balance-moves.ts';
 import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
 import { LedgerRoutines } from './ledger-routines.ts';
@@ -29,6 +30,9 @@ export interface Reservation {
   readonly ledgerId: string;
   state: ReservationState;
 }
+
+/** A reservation as the service holds it open: linked into its list (ADR-33). */
+type OpenReservation = Reservation & Linked<OpenReservation>;
 
 /** What settlement actually charged. */
 export interface Settlement {
@@ -90,8 +94,11 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * rare case the routine declines (server-settlement.ts).
  */
 export class BillingService {
-  /** Reservations of this process not yet settled or refunded (shutdown waits for them). */
-  private readonly open = new Set<Reservation>();
+  /**
+   * Reservations of this process not yet settled or refunded (shutdown waits for them). A list
+   * through the reservations themselves, not a Set: see lib/linked-set.ts.
+   */
+  private readonly open = new LinkedSet<OpenReservation>();
   private idleWaiters: Array<() => void> = [];
   private readonly fast: SqliteLedger | undefined;
   /** PostgreSQL/MySQL (undefined on SQLite, where `fast` does the work). */
@@ -121,7 +128,9 @@ export class BillingService {
   /** The ledger rows this process's open reservations hold (the orphan sweep leaves them alone). */
   heldLedgerIds(): ReadonlySet<string> {
     const ids = new Set<string>();
-    for (const reservation of this.open) if (reservation.ledgerId !== '') ids.add(reservation.ledgerId);
+    this.open.forEach((reservation) => {
+      if (reservation.ledgerId !== '') ids.add(reservation.ledgerId);
+    });
     return ids;
   }
 
@@ -139,7 +148,7 @@ export class BillingService {
 
   private leave(reservation: Reservation, state: ReservationState): void {
     reservation.state = state;
-    this.open.delete(reservation);
+    this.open.delete(reservation as OpenReservation);
     if (this.open.size > 0 || this.idleWaiters.length === 0) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
@@ -151,7 +160,15 @@ export class BillingService {
     // A promise callback rather than an async function: this runs for every relay call.
     const quota = Math.max(0, Math.trunc(amount));
     const ledgerId = quota === 0 ? '' : randomUUID();
-    const reservation: Reservation = { payer, amount: quota, requestId, ledgerId, state: 'reserved' };
+    const reservation: OpenReservation = {
+      payer,
+      amount: quota,
+      requestId,
+      ledgerId,
+      state: 'reserved',
+      previousLinked: null,
+      nextLinked: null,
+    };
     if (quota === 0) {
       this.open.add(reservation);
       return Promise.resolve(reservation);

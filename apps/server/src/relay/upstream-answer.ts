@@ -64,8 +64,8 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
   private readonly onAbortListener = () => this.abort();
   deadline = 0;
   answering = false;
-  previousWatched: WatchedCall | null = null;
-  nextWatched: WatchedCall | null = null;
+  previousLinked: WatchedCall | null = null;
+  nextLinked: WatchedCall | null = null;
 
   constructor(
     private readonly signal: AbortSource,

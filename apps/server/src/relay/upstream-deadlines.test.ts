@@ -12,8 +12,8 @@ function call(): WatchedCall & { expired: DeadlineKind[] } {
   return {
     deadline: 0,
     answering: false,
-    previousWatched: null,
-    nextWatched: null,
+    previousLinked: null,
+    nextLinked: null,
     expired,
     expire: (kind) => expired.push(kind),
   };

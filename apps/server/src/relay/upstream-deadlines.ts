@@ -3,16 +3,17 @@
  * all of them instead of undici's timers per request. With undici's own timeouts, every request
  * made two of its fast timers (first byte, then body idle: their delays differ) plus the pool's
  * keep-alive timer; a cleared fast timer stays in undici's list until its next tick, long enough
- * to be promoted by the garbage collector. Here a call is linked into a list (its own two links:
- * no table to grow, shrink or hash, whose copies would keep finished calls' answers alive through
- * scavenges, as a Set's did) and has a number written per chunk; one interval, running only while
- * calls are watched, expires the late ones.
+ * to be promoted by the garbage collector. Here a call is linked into a list (a LinkedSet: its own
+ * two links; a Set kept finished calls' answers alive through scavenges) and has a number written
+ * per chunk; one interval, running only while calls are watched, expires the late ones.
  *
  * The resolution is the tick (TICK_MS): the clock read at the last tick can be a tick old, so a
  * deadline is set a tick further, and a timeout fires between its delay and its delay plus two
  * ticks, never before (undici's fast timers are as coarse, about a second). Delays under
  * MIN_WATCHED_MS are left to undici (exact native timers), as undici itself does for them.
  */
+
+import { type Linked, LinkedSet } from '../lib/linked-set.ts';
 
 /** How often the watched calls are checked, milliseconds. */
 export const TICK_MS = 250;
@@ -24,22 +25,17 @@ export const MIN_WATCHED_MS = 1_000;
 export type DeadlineKind = 'first-byte' | 'idle';
 
 /** One watched upstream call: the deadline's owner reports activity and hears when it passed. */
-export interface WatchedCall {
+export interface WatchedCall extends Linked<WatchedCall> {
   /** Clock time (the watch's `now`) after which the call has timed out. */
   deadline: number;
   /** Called once, from the watch's tick, when the deadline has passed; the call is unwatched first. */
   expire(kind: DeadlineKind): void;
   /** Whether the answer's headers have arrived (the idle timeout applies from then on). */
   answering: boolean;
-  /** The list's links (null when not watched); only this class writes them. */
-  previousWatched: WatchedCall | null;
-  nextWatched: WatchedCall | null;
 }
 
 export class UpstreamDeadlines {
-  /** The watched calls, newest first (a doubly linked list through the calls themselves). */
-  private first: WatchedCall | null = null;
-  private count = 0;
+  private readonly watched = new LinkedSet<WatchedCall>();
   private timer: NodeJS.Timeout | null = null;
   /** The clock, milliseconds, as of the last tick (or of `watch` when the interval was idle). */
   now = 0;
@@ -51,7 +47,7 @@ export class UpstreamDeadlines {
 
   /** Number of calls watched (tests and diagnostics). */
   get size(): number {
-    return this.count;
+    return this.watched.size;
   }
 
   /** Whether the interval runs (only while calls are watched). */
@@ -68,12 +64,7 @@ export class UpstreamDeadlines {
     }
     call.answering = false;
     call.deadline = this.now + this.tickMs + timeoutMs;
-    if (call.previousWatched !== null || this.first === call) return;
-    const first = this.first;
-    call.nextWatched = first;
-    if (first !== null) first.previousWatched = call;
-    this.first = call;
-    this.count++;
+    this.watched.add(call);
   }
 
   /** Pushes the deadline `timeoutMs` past now: the answer started, or more of it arrived. */
@@ -88,30 +79,19 @@ export class UpstreamDeadlines {
 
   /** Stops watching `call` (answer complete, failed or aborted); nothing when it is not watched. */
   forget(call: WatchedCall): void {
-    const { previousWatched: previous, nextWatched: next } = call;
-    if (previous !== null) previous.nextWatched = next;
-    else if (this.first === call) this.first = next;
-    else return;
-    if (next !== null) next.previousWatched = previous;
-    call.previousWatched = null;
-    call.nextWatched = null;
-    this.count--;
+    this.watched.delete(call);
   }
 
   /** Expires the calls whose deadline passed; stops the interval when nothing is watched. */
   tick(): void {
     const now = this.clock();
     this.now = now;
-    let call = this.first;
-    while (call !== null) {
-      const next = call.nextWatched;
-      if (call.deadline <= now) {
-        this.forget(call);
-        call.expire(call.answering ? 'idle' : 'first-byte');
-      }
-      call = next;
-    }
-    if (this.count === 0 && this.timer !== null) {
+    this.watched.forEach((call) => {
+      if (call.deadline > now) return;
+      this.watched.delete(call);
+      call.expire(call.answering ? 'idle' : 'first-byte');
+    });
+    if (this.watched.size === 0 && this.timer !== null) {
       clearInterval(this.timer);
       this.timer = null;
     }
