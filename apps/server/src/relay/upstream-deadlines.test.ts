@@ -99,6 +99,20 @@ describe('UpstreamDeadlines', () => {
     expect(deadlines.size).toBe(0);
   });
 
+  it('expires every late call in one tick, though an expiry ends another call', () => {
+    const [a, b, c] = [call(), call(), call()];
+    for (const late of [a, b, c]) deadlines.watch(late, 1_000);
+    // c is walked first (newest first); its abort ends b on the way (as undici's callbacks may).
+    c.expire = (kind) => {
+      c.expired.push(kind);
+      deadlines.forget(b);
+    };
+    time += TICK + 1_000;
+    deadlines.tick();
+    expect([a.expired, b.expired, c.expired]).toEqual([['first-byte'], [], ['first-byte']]);
+    expect(deadlines.size).toBe(0);
+  });
+
   it('leaves timeouts under a second to undici', () => {
     expect(UpstreamDeadlines.watches(MIN_WATCHED_MS - 1)).toBe(false);
     expect(UpstreamDeadlines.watches(MIN_WATCHED_MS)).toBe(true);

@@ -86,11 +86,18 @@ export class UpstreamDeadlines {
   tick(): void {
     const now = this.clock();
     this.now = now;
+    // Found first, expired after: an expiry runs undici's abort, whose callbacks may end (and
+    // unlink) other calls, which a walk still under way would then lose its place after.
+    let expired: WatchedCall[] | null = null;
     this.watched.forEach((call) => {
-      if (call.deadline > now) return;
-      this.watched.delete(call);
-      call.expire(call.answering ? 'idle' : 'first-byte');
+      if (call.deadline <= now) (expired ??= []).push(call);
     });
+    if (expired !== null) {
+      for (const call of expired as WatchedCall[]) {
+        // One that ended meanwhile is left alone.
+        if (this.watched.delete(call)) call.expire(call.answering ? 'idle' : 'first-byte');
+      }
+    }
     if (this.watched.size === 0 && this.timer !== null) {
       clearInterval(this.timer);
       this.timer = null;
