@@ -88,15 +88,13 @@ export class UpstreamDeadlines {
     this.now = now;
     // Found first, expired after: an expiry runs undici's abort, whose callbacks may end (and
     // unlink) other calls, which a walk still under way would then lose its place after.
-    let expired: WatchedCall[] | null = null;
+    const expired: WatchedCall[] = [];
     this.watched.forEach((call) => {
-      if (call.deadline <= now) (expired ??= []).push(call);
+      if (call.deadline <= now) expired.push(call);
     });
-    if (expired !== null) {
-      for (const call of expired as WatchedCall[]) {
-        // One that ended meanwhile is left alone.
-        if (this.watched.delete(call)) call.expire(call.answering ? 'idle' : 'first-byte');
-      }
+    for (const call of expired) {
+      // One that ended meanwhile is left alone.
+      if (this.watched.delete(call)) call.expire(call.answering ? 'idle' : 'first-byte');
     }
     if (this.watched.size === 0 && this.timer !== null) {
       clearInterval(this.timer);
