@@ -118,9 +118,9 @@ export class UpstreamClient {
   ): Promise<Dispatcher.ResponseData> {
     const options: Dispatcher.RequestOptions = dispatchOptionsOf(upstream);
     options.signal = signal;
-    // undici's own timers (0: no limit, as RELAY_TIMEOUT=0 means).
-    options.headersTimeout = timeouts?.firstByteTimeoutMs || this.config.relayTimeoutSeconds * 1000;
-    options.bodyTimeout = timeouts?.idleTimeoutMs || this.config.streamingTimeoutSeconds * 1000;
+    // undici's own timers.
+    options.headersTimeout = this.firstByteMsOf(timeouts);
+    options.bodyTimeout = this.idleMsOf(timeouts);
     return this.agentFor(timeouts?.connectTimeoutMs ?? null).request(options);
   }
 
@@ -137,28 +137,43 @@ export class UpstreamClient {
   ): Promise<UpstreamAnswer> {
     const options = dispatchOptionsOf(upstream);
     const agent = this.agentFor(timeouts?.connectTimeoutMs ?? null);
-    const firstByteMs =
-      timeouts?.firstByteTimeoutMs || this.config.relayTimeoutSeconds * 1000 || Number.POSITIVE_INFINITY;
-    const idleMs = timeouts?.idleTimeoutMs || this.config.streamingTimeoutSeconds * 1000;
-    if (
-      this.config.undiciTimers === true ||
-      !UpstreamDeadlines.watches(firstByteMs) ||
-      !UpstreamDeadlines.watches(idleMs)
-    ) {
+    const firstByteMs = this.firstByteMsOf(timeouts);
+    const idleMs = this.idleMsOf(timeouts);
+    const watched =
+      this.config.undiciTimers !== true &&
+      (firstByteMs === 0 || UpstreamDeadlines.watches(firstByteMs)) &&
+      UpstreamDeadlines.watches(idleMs);
+    if (!watched) {
       // Under a second: undici's exact timers, not the coarse clock.
-      options.headersTimeout = Number.isFinite(firstByteMs) ? firstByteMs : 0;
+      options.headersTimeout = firstByteMs;
       options.bodyTimeout = idleMs;
-      return new Promise((resolve, reject) => {
-        agent.dispatch(options, new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject));
-      });
     }
-    const deadlines = this.deadlines;
     return new Promise((resolve, reject) => {
       agent.dispatch(
         options,
-        new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject, deadlines, firstByteMs, idleMs),
+        watched
+          ? new UpstreamAnswerHandler(
+              signal,
+              bufferWhen,
+              resolve,
+              reject,
+              this.deadlines,
+              firstByteMs || Number.POSITIVE_INFINITY,
+              idleMs,
+            )
+          : new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject),
       );
     });
+  }
+
+  /** A request's first-byte timeout, ms: the channel's own, else RELAY_TIMEOUT's (0 = no limit). */
+  private firstByteMsOf(timeouts: UpstreamTimeouts | undefined): number {
+    return timeouts?.firstByteTimeoutMs || this.config.relayTimeoutSeconds * 1000;
+  }
+
+  /** A request's idle timeout inside the body, ms: the channel's own, else STREAMING_TIMEOUT's. */
+  private idleMsOf(timeouts: UpstreamTimeouts | undefined): number {
+    return timeouts?.idleTimeoutMs || this.config.streamingTimeoutSeconds * 1000;
   }
 
   async close(): Promise<void> {

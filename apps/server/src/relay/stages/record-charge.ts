@@ -17,7 +17,7 @@ export interface Charge {
  * What follows every settlement, relay call or task submit alike: the quota-charged metric, the
  * low-quota notice check and, when DataExportEnabled, the dashboard's quota data. `quota` is what
  * settlement charged: an argument, not a copy of `charge` with it (such a copy per call was
- * pretenured by V8 and filled the old generation, ADR-33). Answers undefined when nothing is left
+ * promoted by V8's young-generation collections, likely pretenured, ADR-33). Answers undefined when nothing is left
  * to wait for (the relay's common case), else the notice's promise.
  */
 export function recordCharge(
