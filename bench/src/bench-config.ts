@@ -28,8 +28,8 @@ export interface BenchConfig {
   saturationConnections: number;
   /**
    * Alternated saturation rounds after the per-target phases (BENCH_SATURATION_ROUNDS; 5 in a full
-   * run, 0 = none): each round starts every gateway afresh and saturates them one after another,
-   * so the throughput ratios compare measurements seconds apart instead of minutes.
+   * run, 0 = none): each round starts every gateway afresh and saturates them in turn in short
+   * windows, so the throughput ratios compare measurements seconds apart instead of minutes.
    */
   saturationRounds: number;
   /** Whether the rounds also saturate the durable-billing floor (BENCH_FLOOR; on in a full run). */
@@ -39,6 +39,14 @@ export interface BenchConfig {
    * (absent in results written before it existed: those rounds warmed up like the phases).
    */
   roundWarmupSeconds?: number;
+  /**
+   * Measured windows per gateway in a round (BENCH_ROUND_WINDOWS; 4 in a full run), taken in turn
+   * while all the round's gateways stay alive; each lasts `durationSeconds` / windows, after a
+   * short saturation that is not measured (BENCH_ROUND_REWARM, 1 s). Absent in results written
+   * before it existed: those rounds saturated each gateway once, one after another.
+   */
+  roundWindows?: number;
+  roundRewarmSeconds?: number;
   /** Embeddings rate, requests per second. */
   embeddingsRate: number;
   /** Streamed chat: new streams per second (open loop), content chunks, and milliseconds between events. */
@@ -143,6 +151,8 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     saturationRounds: Math.floor(number(env, 'BENCH_SATURATION_ROUNDS', quick ? 0 : 5)),
     floorInRounds: flag(env, 'BENCH_FLOOR', true),
     roundWarmupSeconds: number(env, 'BENCH_ROUND_WARMUP', quick ? 0.5 : 10),
+    roundWindows: Math.floor(number(env, 'BENCH_ROUND_WINDOWS', quick ? 1 : 4, 1)),
+    roundRewarmSeconds: number(env, 'BENCH_ROUND_REWARM', quick ? 0 : 1),
     saturationConnections: number(env, 'BENCH_SAT_CONNECTIONS', 64, 1),
     embeddingsRate: number(env, 'BENCH_EMBED_RATE', 1000, 1),
     streamRate: number(env, 'BENCH_STREAM_RATE', 200, 1),

@@ -454,7 +454,8 @@ high floor.`
 - Every process is separate: the mock upstream, the load generator, and the target under test;
   targets run one at a time and are stopped before the next starts. All traffic is on 127.0.0.1.
   With alternated saturation rounds (\`BENCH_SATURATION_ROUNDS\`, 5 in a full run) the gateways are
-  then started afresh, one at a time, and each warmed up at saturation before its measured phase.
+  then started afresh each round and warmed up at saturation, and saturated in turn in short
+  windows while all of them stay alive (\`BENCH_ROUND_WINDOWS\`, 4 in a full run).
 - Request: OpenAI chat (\`gpt-4o-mini\`, a system and a user message, \`max_tokens\` 64), the
   same bytes for every target. Switchyard authenticates a token, prices and reserves quota,
   relays to a channel pointed at the mock, settles and writes a consume log row — all of its
@@ -478,7 +479,7 @@ phase), \`BENCH_WARMUP\`, \`BENCH_RATES\` (500,1000,2000), \`BENCH_SAT_CONNECTIO
 \`BENCH_EMBED_RATE\` (1000), \`BENCH_STREAM_RATE\` (200), \`BENCH_STREAM_CHUNKS\`, \`BENCH_STREAM_INTERVAL_MS\`,
 \`BENCH_STREAMS\` (5000), \`BENCH_SLOW_STREAM_MS\` (1000), \`BENCH_STREAM_HOLD\` (15 s), \`BENCH_SOAK\` (s, 0 = none;
 600 for the 10-minute soak), \`BENCH_SOAK_RATE\` (500), \`BENCH_WAIT_IDLE\` (s to wait for a quiet machine),
-\`BENCH_SATURATION_ROUNDS\` (5; 0 in a quick run), \`BENCH_ROUND_WARMUP\` (10 s), \`BENCH_FLOOR\` (1: the rounds also saturate the durable-billing floor), \`BENCH_SWITCHYARD\` (dist | source), \`BENCH_SKIP_BUILD\`,
+\`BENCH_SATURATION_ROUNDS\` (5; 0 in a quick run), \`BENCH_ROUND_WARMUP\` (10 s), \`BENCH_ROUND_WINDOWS\` (4), \`BENCH_ROUND_REWARM\` (1 s), \`BENCH_FLOOR\` (1: the rounds also saturate the durable-billing floor), \`BENCH_SWITCHYARD\` (dist | source), \`BENCH_SKIP_BUILD\`,
 \`BENCH_PIN\` (1), \`BENCH_OUTPUT\` (path or none).
 Each run also writes its raw numbers to \`bench/results/latest.json\` (not committed);
 \`node --import tsx bench/src/render-report.ts\` renders this page again from them.`);

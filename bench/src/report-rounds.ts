@@ -2,7 +2,7 @@
 import type { TargetName } from './bench-config.ts';
 import type { BenchRun } from './bench-results.ts';
 import { table } from './markdown-table.ts';
-import { cpuPerRequest, type RoundRatio, throughputRatio } from './saturation-rounds.ts';
+import { AFTER_WINDOW_MS, cpuPerRequest, type RoundRatio, throughputRatio } from './saturation-rounds.ts';
 import { TARGET_LABELS } from './targets.ts';
 
 const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
@@ -34,6 +34,8 @@ export function describeRatio(ratio: RoundRatio, as: 'percent' | 'times'): strin
   const format = as === 'percent' ? percent : times;
   return `${format(ratio.median)} (rounds: ${ratio.perRound.map(format).join(', ')})`;
 }
+
+const formatSeconds = (seconds: number) => `${Number(seconds.toFixed(2))} s`;
 
 /** The section, or '' when the run had no rounds. */
 export function roundsSection(run: BenchRun): string {
@@ -73,13 +75,22 @@ export function roundsSection(run: BenchRun): string {
     roundWarmup === undefined
       ? 'warms it up as above'
       : `warms it up at saturation for ${roundWarmup} s (the JIT's steady state)`;
+  const windows = run.config.roundWindows;
+  const measured =
+    windows === undefined
+      ? `(Switchyard with a new database), ${warmup} and saturates it for one phase, one gateway
+after another (the order rotates each round)`
+      : `(Switchyard with a new database) and ${warmup}. With all of them alive, it then
+saturates them in turn in ${windows} window${windows === 1 ? '' : 's'} of ${formatSeconds(run.config.durationSeconds / windows)} each (the round's order, then reversed; the
+order rotates each round), each after ${formatSeconds(run.config.roundRewarmSeconds ?? 0)} at saturation that is not measured, so that a
+slow stretch of the machine falls on neighbouring windows of every gateway. A gateway's rate in a
+round is its windows' mean, and its CPU is read until ${formatSeconds(AFTER_WINDOW_MS / 1000)} after each window`;
   return `## Saturation, alternated rounds
 
 The per-target phases above run each gateway for minutes before the next one starts, and this
 machine's speed drifts within that time. Here each of ${count} rounds starts every gateway afresh
-(Switchyard with a new database), ${warmup} and saturates it for one phase, one gateway
-after another (the order rotates each round); each ratio is taken within a round, and the targets
-table uses the median of those ratios.
+${measured}. Each ratio is taken within a round, and the targets table uses the median of those
+ratios.
 
 ${table(header, rows)}
 

@@ -27,7 +27,7 @@ import {
   stopAll,
 } from './processes.ts';
 import { bodies } from './request-bodies.ts';
-import { roundTargets, runSaturationRounds } from './saturation-rounds.ts';
+import { AFTER_WINDOW_MS, roundTargets, runSaturationRounds } from './saturation-rounds.ts';
 import { sampleHeap } from './soak/heap-sampler.ts';
 import {
   eventLoopDelayOf,
@@ -321,26 +321,46 @@ async function startTarget(name: TargetName, config: BenchConfig, mock: Target, 
   }
 }
 
-/**
- * One saturation phase of a freshly started gateway for the alternated rounds
- * (saturation-rounds.ts): probed, warmed up at saturation for BENCH_ROUND_WARMUP seconds, then
- * saturated.
- */
-async function saturateFresh(target: Target, load: LoadClient, config: BenchConfig) {
+const chatOf = (target: Target, config: BenchConfig) => {
   const body = bodies(config);
-  await probeTarget(target, body);
-  const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
-  const quiet = { loopDelay: false };
-  const saturate = { connections: config.saturationConnections, durationSeconds: config.durationSeconds };
+  return { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
+};
+
+/**
+ * A freshly started gateway of the alternated rounds (saturation-rounds.ts), probed and warmed up
+ * at saturation for BENCH_ROUND_WARMUP seconds.
+ */
+async function warmFresh(target: Target, load: LoadClient, config: BenchConfig): Promise<void> {
+  await probeTarget(target, bodies(config));
   // Until the JIT has compiled the hot path, a large server is slower than a small proxy (Switchyard
   // 10-15% in its first 6 s at saturation, the bare proxy not measurably): warm up to steady state.
   const warmupSeconds = config.roundWarmupSeconds ?? config.warmupSeconds;
-  if (warmupSeconds > 0) {
-    const warmup = { ...saturate, durationSeconds: warmupSeconds };
-    await measure(target, load, { kind: 'saturate', ...chat, ...warmup }, quiet);
-  }
-  const phase = await measure(target, load, { kind: 'saturate', ...chat, ...saturate }, quiet);
-  return { rps: phase.load.rps, ok: phase.load.ok, failed: phase.load.failed, cpuMs: phase.cpuMs };
+  if (warmupSeconds <= 0) return;
+  const job = { connections: config.saturationConnections, durationSeconds: warmupSeconds };
+  await measure(target, load, { kind: 'saturate', ...chatOf(target, config), ...job }, { loopDelay: false });
+}
+
+/**
+ * One measured window of a warmed-up gateway of the rounds: a short saturation that is not
+ * measured (the gateway sat idle while the others ran), then `durationSeconds` / windows at
+ * saturation. Its CPU is read until AFTER_WINDOW_MS after the window.
+ */
+async function saturateWindow(target: Target, load: LoadClient, config: BenchConfig) {
+  const chat = chatOf(target, config);
+  const windows = config.roundWindows ?? 1;
+  const connections = config.saturationConnections;
+  const rewarm = config.roundRewarmSeconds ?? 0;
+  if (rewarm > 0) await load.run({ kind: 'saturate', ...chat, connections, durationSeconds: rewarm });
+  const { pid } = target.process;
+  const cpuBefore = readCpuMs(pid);
+  const durationSeconds = config.durationSeconds / windows;
+  const result = await Promise.race([
+    load.run({ kind: 'saturate', ...chat, connections, durationSeconds }),
+    target.process.exited,
+  ]);
+  await new Promise((resolve) => setTimeout(resolve, AFTER_WINDOW_MS));
+  const cpuMs = readCpuMs(pid) - cpuBefore;
+  return { rps: result.rps, ok: result.ok, failed: result.failed, cpuMs };
 }
 
 /**
@@ -422,8 +442,10 @@ async function main(): Promise<void> {
     run.saturationRounds = await runSaturationRounds({
       rounds: config.saturationRounds,
       names: roundTargets(config),
+      windows: config.roundWindows ?? 1,
       start: (name) => startTarget(name, config, mock, targetCpus),
-      saturate: (target) => saturateFresh(target, load, config),
+      warm: (target) => warmFresh(target, load, config),
+      saturate: (target) => saturateWindow(target, load, config),
       log,
     });
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchRun } from './bench-results.ts';
 import { describeRatio, roundRatios, roundsSection } from './report-rounds.ts';
 import {
+  combineWindows,
   cpuPerRequest,
   median,
   roundOrder,
@@ -10,6 +11,7 @@ import {
   type SaturationRound,
   type SaturationRounds,
   throughputRatio,
+  windowOrder,
 } from './saturation-rounds.ts';
 
 const entry = (round: number, rps: number, cpuMs = 0, ok = rps * 8, failed = 0): SaturationRound => ({
@@ -124,6 +126,18 @@ describe('the report of the rounds', () => {
     );
   });
 
+  it('describes windows taken in turn when the rounds had them', () => {
+    const windowed = {
+      ...run,
+      config: { roundWarmupSeconds: 10, roundWindows: 4, roundRewarmSeconds: 1, durationSeconds: 8 },
+    } as BenchRun;
+    const section = roundsSection(windowed);
+    expect(section).toContain('saturates them in turn in 4 windows of 2 s each');
+    expect(section).toContain('each after 1 s at saturation that is not measured');
+    expect(section).toContain('its CPU is read until 0.5 s after each window');
+    expect(roundsSection(run)).toContain('saturates it for one phase, one gateway\nafter another');
+  });
+
   it('describes the warm-up of results written before it had its own setting', () => {
     const older = { ...run, config: {} } as BenchRun;
     expect(roundsSection(older)).toContain('warms it up as above and saturates it');
@@ -136,15 +150,17 @@ describe('the report of the rounds', () => {
 });
 
 describe('runSaturationRounds', () => {
-  it('starts, saturates and stops each gateway once per round, rotating the order', async () => {
+  it('starts and warms every gateway of a round, then saturates them in turn, all alive', async () => {
     const events: string[] = [];
     const rounds = await runSaturationRounds({
       rounds: 2,
       names: ['bare', 'switchyard'],
+      windows: 2,
       start: async (name) => {
         events.push(`start ${name}`);
         return { name, stop: async () => void events.push(`stop ${name}`) };
       },
+      warm: async (target) => void events.push(`warm ${target.name}`),
       saturate: async (target) => {
         events.push(`saturate ${target.name}`);
         return { rps: target.name === 'bare' ? 1000 : 450, cpuMs: 80, ok: 8000, failed: 0 };
@@ -153,35 +169,80 @@ describe('runSaturationRounds', () => {
     });
     expect(events).toEqual([
       'start bare',
+      'start switchyard',
+      'warm bare',
+      'warm switchyard',
+      'saturate bare',
+      'saturate switchyard',
+      'saturate switchyard',
       'saturate bare',
       'stop bare',
-      'start switchyard',
-      'saturate switchyard',
       'stop switchyard',
       'start switchyard',
-      'saturate switchyard',
-      'stop switchyard',
       'start bare',
+      'warm switchyard',
+      'warm bare',
+      'saturate switchyard',
       'saturate bare',
+      'saturate bare',
+      'saturate switchyard',
+      'stop switchyard',
       'stop bare',
     ]);
     expect(rounds.switchyard?.map((entry) => entry.round)).toEqual([1, 2]);
+    // Two windows added up: requests and CPU summed, the rate their mean.
+    expect(rounds.switchyard?.[0]).toEqual({ round: 1, rps: 450, cpuMs: 160, ok: 16000, failed: 0 });
     expect(throughputRatio(rounds, 'switchyard', 'bare')?.median).toBeCloseTo(0.45);
   });
 
-  it('stops a gateway whose phase failed and reports the failure', async () => {
+  it('adds up windows: rates averaged, requests, failures and CPU summed', () => {
+    expect(
+      combineWindows([
+        { rps: 100, cpuMs: 10, ok: 200, failed: 1 },
+        { rps: 300, cpuMs: 30, ok: 600, failed: 0 },
+      ]),
+    ).toEqual({ rps: 200, cpuMs: 40, ok: 800, failed: 1 });
+    expect(combineWindows([])).toEqual({ rps: 0, cpuMs: 0, ok: 0, failed: 0 });
+  });
+
+  it('takes windows in the round order, then reversed', () => {
+    expect(windowOrder(['a', 'b', 'c'], 1)).toEqual(['a', 'b', 'c']);
+    expect(windowOrder(['a', 'b', 'c'], 2)).toEqual(['c', 'b', 'a']);
+    expect(windowOrder(['a', 'b', 'c'], 3)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('stops every started gateway when a phase fails, and reports the failure', async () => {
     const stopped: string[] = [];
     await expect(
       runSaturationRounds({
         rounds: 1,
-        names: ['portkey'],
+        names: ['bare', 'portkey'],
         start: async (name) => ({ stop: async () => void stopped.push(name) }),
+        warm: async () => {},
         saturate: async () => {
           throw new Error('gateway died');
         },
         log: () => {},
       }),
     ).rejects.toThrow('gateway died');
-    expect(stopped).toEqual(['portkey']);
+    expect(stopped).toEqual(['bare', 'portkey']);
+  });
+
+  it('stops the gateways already started when another fails to start', async () => {
+    const stopped: string[] = [];
+    await expect(
+      runSaturationRounds({
+        rounds: 1,
+        names: ['bare', 'portkey'],
+        start: async (name) => {
+          if (name === 'portkey') throw new Error('no portkey');
+          return { stop: async () => void stopped.push(name) };
+        },
+        warm: async () => {},
+        saturate: async () => ({ rps: 1, cpuMs: 1, ok: 1, failed: 0 }),
+        log: () => {},
+      }),
+    ).rejects.toThrow('no portkey');
+    expect(stopped).toEqual(['bare']);
   });
 });

@@ -1,11 +1,18 @@
 /**
  * Alternated saturation rounds: the throughput ratios of issue 9 (Switchyard against the bare
  * proxy and Portkey) from measurements taken seconds apart. The per-target phases run each
- * gateway for minutes before the next starts, and this machine's speed drifts by ±10% in that
- * time; here every round starts each gateway afresh and saturates them one after another, and
- * each ratio is taken within a round before the median over rounds is reported.
+ * gateway for minutes before the next starts, and this machine's speed drifts in that time (by up
+ * to half within a minute on session 32's machine); here every round starts each gateway afresh,
+ * keeps them all alive and saturates them in turn in short windows, and each ratio is taken
+ * within a round before the median over rounds is reported.
  */
 import type { TargetName } from './bench-config.ts';
+
+/**
+ * How long after its window a gateway's CPU is still read: work it left for later (batched
+ * writes, a checkpoint) is charged to it, not to the next gateway's window.
+ */
+export const AFTER_WINDOW_MS = 500;
 
 /** What the rounds need of a started gateway. */
 interface Stoppable {
@@ -85,30 +92,78 @@ export function roundOrder<T>(names: readonly T[], round: number): T[] {
 }
 
 /**
- * Runs the rounds: in each, every gateway is started, saturated once and stopped (also when its
- * phase fails, which ends the run), in an order rotated from round to round.
+ * Adds up one gateway's windows of a round: requests, failures and CPU summed, the rate as the
+ * windows' mean (they last equally long).
+ */
+export function combineWindows(
+  windows: ReadonlyArray<Omit<SaturationRound, 'round'>>,
+): Omit<SaturationRound, 'round'> {
+  let rps = 0;
+  let cpuMs = 0;
+  let ok = 0;
+  let failed = 0;
+  for (const window of windows) {
+    rps += window.rps;
+    cpuMs += window.cpuMs;
+    ok += window.ok;
+    failed += window.failed;
+  }
+  return { rps: windows.length > 0 ? rps / windows.length : 0, cpuMs, ok, failed };
+}
+
+/**
+ * The order of a round's measured windows: the round's order, then reversed, and so on (ABBA), so
+ * a drift of the machine's speed within the round weighs on every gateway alike.
+ */
+export function windowOrder<T>(roundNames: readonly T[], window: number): T[] {
+  return window % 2 === 1 ? [...roundNames] : [...roundNames].reverse();
+}
+
+/**
+ * Runs the rounds. In each, every gateway is started and warmed up (in an order rotated from round
+ * to round), then saturated in `windows` short windows taken in turn, all gateways alive
+ * throughout: this machine's speed swings by up to half within a minute, and a slow stretch now
+ * falls on neighbouring windows of every gateway instead of on whichever ran then. All are stopped
+ * at the end of the round, also when a phase fails (which ends the run).
  */
 export async function runSaturationRounds<T extends Stoppable>(options: {
   rounds: number;
   names: readonly TargetName[];
+  /** Measured windows per gateway and round (1: each saturated once). */
+  windows?: number;
   start: (name: TargetName) => Promise<T>;
+  /** Probes and warms up a started gateway. */
+  warm: (target: T) => Promise<void>;
+  /** One measured window of a warmed-up gateway. */
   saturate: (target: T) => Promise<Omit<SaturationRound, 'round'>>;
   log: (message: string) => void;
 }): Promise<SaturationRounds> {
   const results: SaturationRounds = {};
+  const windows = Math.max(1, Math.floor(options.windows ?? 1));
   for (let round = 1; round <= options.rounds; round++) {
-    for (const name of roundOrder(options.names, round)) {
-      const target = await options.start(name);
-      try {
-        const measured = await options.saturate(target);
-        const entries = results[name] ?? [];
-        entries.push({ round, ...measured });
-        results[name] = entries;
-        const cpu = (measured.cpuMs * 1000) / Math.max(1, measured.ok);
-        options.log(`  round ${round}, ${name}: ${measured.rps.toFixed(0)}/s, ${cpu.toFixed(0)} µs/req`);
-      } finally {
-        await target.stop();
+    const order = roundOrder(options.names, round);
+    const started: Array<[TargetName, T]> = [];
+    try {
+      for (const name of order) started.push([name, await options.start(name)]);
+      for (const [, target] of started) await options.warm(target);
+      const measured = new Map<TargetName, Array<Omit<SaturationRound, 'round'>>>();
+      for (let window = 1; window <= windows; window++) {
+        for (const [name, target] of windowOrder(started, window)) {
+          const entries = measured.get(name) ?? [];
+          entries.push(await options.saturate(target));
+          measured.set(name, entries);
+        }
       }
+      for (const [name] of started) {
+        const combined = combineWindows(measured.get(name) ?? []);
+        const entries = results[name] ?? [];
+        entries.push({ round, ...combined });
+        results[name] = entries;
+        const cpu = (combined.cpuMs * 1000) / Math.max(1, combined.ok);
+        options.log(`  round ${round}, ${name}: ${combined.rps.toFixed(0)}/s, ${cpu.toFixed(0)} µs/req`);
+      }
+    } finally {
+      for (const [, target] of started) await target.stop();
     }
   }
   return results;
