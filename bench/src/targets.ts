@@ -253,6 +253,8 @@ export async function startSwitchyard(
   const args = [
     ...config.switchyardNodeArgs,
     ...nodeArgs,
+    // `npm run ab` variants: Node or V8 flags for this start only (NODE_OPTIONS refuses most V8 flags).
+    ...(process.env.AB_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
     ...(config.switchyardMode === 'dist'
       ? [process.env.BENCH_SWITCHYARD_MAIN || 'apps/server/dist/main.js']
       : ['--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts']),

@@ -6,7 +6,8 @@
  * saturation phase. Mock upstream and load generator on CPU 0, Switchyard on CPU 1.
  *
  * AB_VARIANTS: `name:KEY=value,KEY=value|name:...` — each variant's extra environment for the
- * Switchyard process (`base:` with nothing after it is the defaults). AB_ROUNDS (3), AB_SECONDS
+ * Switchyard process (`base:` with nothing after it is the defaults); `AB_NODE_ARGS=--flag` in a
+ * variant gives its Switchyard Node or V8 flags (space-separated) that NODE_OPTIONS refuses. AB_ROUNDS (3), AB_SECONDS
  * (10), AB_CONNECTIONS (64), AB_RATE (0 = saturation; a rate paces the load instead and the summary
  * compares client p99 latency), plus the bench's BENCH_SKIP_BUILD / BENCH_PIN. To compare builds, copy
  * `apps/server/dist` aside inside the repository (so its imports still resolve) and give a variant
