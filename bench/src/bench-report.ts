@@ -320,7 +320,7 @@ same load.
 - Node ${machine.node}; Switchyard ${machine.versions.switchyard} (commit ${machine.commit}), fastify ${machine.versions.fastify}, undici ${machine.versions.undici}
 - autocannon ${machine.versions.autocannon}; @portkey-ai/gateway ${machine.versions['@portkey-ai/gateway']} with @hono/node-server ${machine.versions['@hono/node-server']} (npm override), hono ${machine.versions.hono}
 - CPU placement: ${run.pinned ? 'each gateway pinned to CPU 1; mock upstream and load generator share CPU 0 (taskset)' : 'not pinned: every process shares all cores'}
-- Phases: ${config.durationSeconds} s each after ${config.warmupSeconds} s of warm-up, lightest first, 1 s apart; Switchyard with ${
+- Phases: ${config.durationSeconds} s each after ${config.warmupSeconds} s of warm-up (chat; the embeddings and streaming phases after as long of their own calls), lightest first, 1 s apart; Switchyard with ${
     config.database === 'postgres'
       ? 'a fresh PostgreSQL database'
       : config.database === 'mysql'

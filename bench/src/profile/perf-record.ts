@@ -33,6 +33,10 @@ async function main(): Promise<void> {
   const config = loadBenchConfig();
   const seconds = Number(process.env.PROFILE_SECONDS ?? 15);
   const connections = Number(process.env.PROFILE_CONNECTIONS ?? 64);
+  // PROFILE_LOAD=streams: streamed chats opened at PROFILE_RATE (200) per second, as the bench's
+  // streaming phase does, instead of non-stream chat at saturation.
+  const streams = process.env.PROFILE_LOAD === 'streams';
+  const streamRate = Number(process.env.PROFILE_RATE ?? 200);
   const frames = (process.env.PERF_FRAMES ?? DEFAULT_FRAMES).split(',').filter(Boolean);
   const pinned = config.pin && hasTaskset;
   const directory = join(repositoryRoot, 'bench/results/profiles');
@@ -56,14 +60,18 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const cpuBefore = readCpuMs(target.process.pid);
-    const result = await load.run({ kind: 'saturate', ...chat, connections, durationSeconds: seconds });
+    const result = await load.run(
+      streams
+        ? { kind: 'streams', ...chat, body: body.stream, rate: streamRate, durationSeconds: seconds }
+        : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
+    );
     const cpuMs = readCpuMs(target.process.pid) - cpuBefore;
     perf.kill('SIGINT');
     await new Promise((resolve) => perf.once('exit', resolve));
     const requests = result.ok + result.failed;
     const perRequestUs = (cpuMs * 1000) / Math.max(1, requests);
     log(
-      `saturate: ${result.rps.toFixed(0)}/s, ${result.failed} failed, ${perRequestUs.toFixed(1)} µs/req (/proc)`,
+      `${streams ? 'streams' : 'saturate'}: ${result.rps.toFixed(0)}/s, ${result.failed} failed, ${perRequestUs.toFixed(1)} µs/req (/proc)`,
     );
     const script = spawnSync('perf', ['script', '-i', output, '-F', 'tid,ip,sym'], {
       encoding: 'utf8',

@@ -20,8 +20,8 @@
  * process, each reported on its own line (tells a slow process apart from a slow minute).
  * AB_WARMUP (10 s at AB_CONNECTIONS before the first window): Switchyard needs ~10 s at saturation
  * before the JIT's steady state (its first 6 s cost 10-15% more CPU per request).
- * AB_LOAD=streams: the measured windows open streamed chats at AB_RATE (200) per second, as the
- * bench's streaming phase does, and the summary compares the first byte's p50 instead.
+ * AB_LOAD=streams: the warm-up and the measured windows open streamed chats at AB_RATE (200) per
+ * second, as the bench's streaming phase does, and the summary compares the first byte's p50 instead.
  */
 
 import { readFileSync } from 'node:fs';
@@ -85,7 +85,12 @@ async function main(): Promise<void> {
       try {
         await probeTarget(target, body);
         const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
-        await load.run({ kind: 'saturate', ...chat, connections, durationSeconds: warmupSeconds });
+        // Warmed up with the measured kind of call (streams compile their own code paths).
+        await load.run(
+          streams
+            ? { kind: 'streams', ...chat, body: body.stream, rate, durationSeconds: warmupSeconds }
+            : { kind: 'saturate', ...chat, connections, durationSeconds: warmupSeconds },
+        );
         const pid = target.process.pid;
         for (let window = 1; window <= windows; window++) {
           const cpuBefore = readCpuMs(pid);
