@@ -1,5 +1,6 @@
 /** The request bodies every target gets (same bytes for all), built from the bench settings. */
 import type { BenchConfig } from './bench-config.ts';
+import type { RequestSpec } from './load/load-jobs.ts';
 
 const chatMessages = [
   { role: 'system', content: 'You are a helpful assistant. Answer briefly.' },
@@ -34,3 +35,14 @@ export function bodies(config: BenchConfig) {
     }),
   };
 }
+
+/** A gateway's chat request: its completions route, its headers (the key) and the chat body. */
+export function chatRequest(
+  target: { url: string; headers: Record<string, string> },
+  body: string,
+): RequestSpec {
+  return { url: `${target.url}/v1/chat/completions`, headers: target.headers, body };
+}
+
+/** The bodies of one run. */
+export type Bodies = ReturnType<typeof bodies>;

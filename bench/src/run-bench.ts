@@ -26,7 +26,7 @@ import {
   spawnProcess,
   stopAll,
 } from './processes.ts';
-import { bodies } from './request-bodies.ts';
+import { type Bodies, bodies, chatRequest } from './request-bodies.ts';
 import { AFTER_WINDOW_MS, roundTargets, runSaturationRounds } from './saturation-rounds.ts';
 import { sampleHeap } from './soak/heap-sampler.ts';
 import {
@@ -142,7 +142,7 @@ async function benchTarget(
 ): Promise<TargetResults> {
   const body = bodies(config);
   const path = (route: string) => `${target.url}${route}`;
-  const chat = { url: path('/v1/chat/completions'), headers: target.headers, body: body.chat };
+  const chat = chatRequest(target, body.chat);
   await probeTarget(target, body);
   log(`${target.label}: pid ${target.process.pid}, warming up`);
   if (config.warmupSeconds > 0) {
@@ -328,23 +328,19 @@ async function startTarget(name: TargetName, config: BenchConfig, mock: Target, 
   }
 }
 
-const chatOf = (target: Target, config: BenchConfig) => {
-  const body = bodies(config);
-  return { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
-};
-
 /**
  * A freshly started gateway of the alternated rounds (saturation-rounds.ts), probed and warmed up
  * at saturation for BENCH_ROUND_WARMUP seconds.
  */
-async function warmFresh(target: Target, load: LoadClient, config: BenchConfig): Promise<void> {
-  await probeTarget(target, bodies(config));
+async function warmFresh(target: Target, load: LoadClient, config: BenchConfig, body: Bodies): Promise<void> {
+  await probeTarget(target, body);
   // Until the JIT has compiled the hot path, a large server is slower than a small proxy (Switchyard
   // 10-15% in its first 6 s at saturation, the bare proxy not measurably): warm up to steady state.
   const warmupSeconds = config.roundWarmupSeconds ?? config.warmupSeconds;
   if (warmupSeconds <= 0) return;
   const job = { connections: config.saturationConnections, durationSeconds: warmupSeconds };
-  await measure(target, load, { kind: 'saturate', ...chatOf(target, config), ...job }, { loopDelay: false });
+  const chat = chatRequest(target, body.chat);
+  await measure(target, load, { kind: 'saturate', ...chat, ...job }, { loopDelay: false });
 }
 
 /**
@@ -352,8 +348,8 @@ async function warmFresh(target: Target, load: LoadClient, config: BenchConfig):
  * measured (the gateway sat idle while the others ran), then `durationSeconds` / windows at
  * saturation. Its CPU is read until AFTER_WINDOW_MS after the window.
  */
-async function saturateWindow(target: Target, load: LoadClient, config: BenchConfig) {
-  const chat = chatOf(target, config);
+async function saturateWindow(target: Target, load: LoadClient, config: BenchConfig, body: Bodies) {
+  const chat = chatRequest(target, body.chat);
   const windows = config.roundWindows ?? 1;
   const connections = config.saturationConnections;
   const rewarm = config.roundRewarmSeconds ?? 0;
@@ -446,13 +442,14 @@ async function main(): Promise<void> {
   }
   if (config.saturationRounds > 0) {
     log(`alternated saturation rounds: ${config.saturationRounds}`);
+    const roundBodies = bodies(config);
     run.saturationRounds = await runSaturationRounds({
       rounds: config.saturationRounds,
       names: roundTargets(config),
       windows: config.roundWindows ?? 1,
       start: (name) => startTarget(name, config, mock, targetCpus),
-      warm: (target) => warmFresh(target, load, config),
-      saturate: (target) => saturateWindow(target, load, config),
+      warm: (target) => warmFresh(target, load, config, roundBodies),
+      saturate: (target) => saturateWindow(target, load, config, roundBodies),
       log,
     });
   }

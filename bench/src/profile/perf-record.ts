@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { loadBenchConfig } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, stopAll } from '../processes.ts';
-import { bodies } from '../request-bodies.ts';
+import { bodies, chatRequest } from '../request-bodies.ts';
 import { buildSwitchyard, probeTarget, repositoryRoot, startMock, startNamedTarget } from '../targets.ts';
 import { formatPerfSummary, parsePerfScript, summarizePerf } from './perf-samples.ts';
 
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   try {
     const body = bodies(config);
     await probeTarget(target, body);
-    const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
+    const chat = chatRequest(target, body.chat);
     log('warming up (10 s)');
     await load.run({ kind: 'saturate', ...chat, connections: 16, durationSeconds: 10 });
     const pid = String(target.process.pid);

@@ -20,7 +20,7 @@ import { loadBenchConfig, nodeArgsOf } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
 import type { LoadJob } from '../load/load-jobs.ts';
 import { hasTaskset, readCpuMs, stopAll } from '../processes.ts';
-import { bodies } from '../request-bodies.ts';
+import { bodies, chatRequest } from '../request-bodies.ts';
 import { buildSwitchyard, probeTarget, repositoryRoot, startMock, startNamedTarget } from '../targets.ts';
 import { summarizeAllocations } from './summarize-allocations.ts';
 import { formatSummary, summarizeProfile } from './summarize-profile.ts';
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const target = await startNamedTarget(process.env.PROFILE_TARGET, config, mock.url, cpus, profileArgs);
   const body = bodies(config);
   await probeTarget(target, body);
-  const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
+  const chat = chatRequest(target, body.chat);
   log('warming up (5 s)');
   await load.run({ kind: 'saturate', ...chat, connections: 16, durationSeconds: 5 });
   let job: LoadJob;

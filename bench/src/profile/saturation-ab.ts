@@ -28,7 +28,7 @@ import { readFileSync } from 'node:fs';
 import { loadBenchConfig } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, readMainThreadCpuMs, readSystemCpuMs, stopAll } from '../processes.ts';
-import { bodies } from '../request-bodies.ts';
+import { bodies, chatRequest } from '../request-bodies.ts';
 import { roundOrder } from '../saturation-rounds.ts';
 import { buildSwitchyard, probeTarget, startMock, startNamedTarget } from '../targets.ts';
 import { pairedRatios, parseVariants } from './ab-variants.ts';
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       });
       try {
         await probeTarget(target, body);
-        const chat = { url: `${target.url}/v1/chat/completions`, headers: target.headers, body: body.chat };
+        const chat = chatRequest(target, body.chat);
         // Warmed up with the measured kind of call (streams compile their own code paths).
         await load.run(
           streams
