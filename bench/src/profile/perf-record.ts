@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const seconds = Number(process.env.PROFILE_SECONDS ?? 15);
   const connections = Number(process.env.PROFILE_CONNECTIONS ?? 64);
   // PROFILE_LOAD=streams: streamed chats opened at PROFILE_RATE (200) per second, as the bench's
-  // streaming phase does, instead of non-stream chat at saturation.
+  // streaming phase does, instead of non-stream chat at saturation (the warm-up too).
   const streams = process.env.PROFILE_LOAD === 'streams';
   const streamRate = Number(process.env.PROFILE_RATE ?? 200);
   const frames = (process.env.PERF_FRAMES ?? DEFAULT_FRAMES).split(',').filter(Boolean);
@@ -53,8 +53,13 @@ async function main(): Promise<void> {
     const body = bodies(config);
     await probeTarget(target, body);
     const chat = chatRequest(target, body.chat);
-    log('warming up (10 s)');
-    await load.run({ kind: 'saturate', ...chat, connections: 16, durationSeconds: 10 });
+    // Warmed up with the load it measures, so V8 has compiled that path before perf records.
+    log(`warming up (10 s of ${streams ? 'streams' : 'chat'})`);
+    await load.run(
+      streams
+        ? { kind: 'streams', ...chat, body: body.stream, rate: streamRate, durationSeconds: 10 }
+        : { kind: 'saturate', ...chat, connections: 16, durationSeconds: 10 },
+    );
     const pid = String(target.process.pid);
     const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '2000', '-g', '-p', pid, '-o', output], {
       stdio: ['ignore', 'ignore', 'inherit'],

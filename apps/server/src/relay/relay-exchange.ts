@@ -42,4 +42,10 @@ export interface RelayReply {
    * Without it, the call listens for the raw response's 'close'.
    */
   abortOnClose?: RelayAbort | null;
+  /**
+   * Present on the relay lane's reply: hands the raw response to a sender that writes the body
+   * itself, with the headers set so far on it. Fastify's reply is taken over with `hijack`
+   * instead (stages/relay-response.ts).
+   */
+  takeOver?(): ServerResponse;
 }

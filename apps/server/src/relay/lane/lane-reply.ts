@@ -113,13 +113,28 @@ export class LaneReply implements RelayReply {
     return this;
   }
 
-  /** Pipes a body to the client; a client that leaves first destroys it, a failing one ends the response. */
-  private sendStream(payload: Readable): void {
+  /**
+   * Hands the response to a sender that writes the body itself (`relay-response.ts`): the headers
+   * set so far go on the response (out with its first bytes) and the reply counts as sent.
+   */
+  takeOver(): ServerResponse {
+    this.sent = true;
+    this.moveHeadersToResponse();
+    return this.raw;
+  }
+
+  private moveHeadersToResponse(): void {
     const res = this.raw;
     const headers = this.headers;
     for (let index = 0; index < headers.length; index += 2)
       res.setHeader(headers[index]!, headers[index + 1]!);
     headers.length = 0;
+  }
+
+  /** Pipes a body to the client; a client that leaves first destroys it, a failing one ends the response. */
+  private sendStream(payload: Readable): void {
+    const res = this.raw;
+    this.moveHeadersToResponse();
     let sourceOpen = true;
     finished(payload, { readable: true, writable: false }, (error) => {
       sourceOpen = false;

@@ -1,6 +1,6 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 
-/** What a pass-through sender does with the upstream body; `send` queues bytes for the client. */
+/** What a pass-through sender does with the upstream body; `send` writes bytes to the client. */
 export interface BodyRelay {
   /** One upstream chunk; return false to end the client's stream after what was sent. */
   chunk(chunk: Uint8Array, send: (bytes: Uint8Array) => void): boolean;
@@ -8,47 +8,54 @@ export interface BodyRelay {
   end(send: (bytes: Uint8Array) => void): void;
   /** The upstream body failed (or closed before its end); the client's stream ends after this. */
   fail(error: unknown, send: (bytes: Uint8Array) => void): void;
-  /** Runs once, when the client's stream is over for any reason (ended, failed, destroyed). */
+  /** Runs once, when the client's stream is over for any reason (ended, failed, closed). */
   settle(): void;
+}
+
+/**
+ * The client's side of a pass-through: Node's `ServerResponse` (its headers already set), or any
+ * writable that says when it is full ('drain') and when it is gone ('close').
+ */
+export interface ClientSide {
+  write(bytes: Uint8Array): boolean;
+  end(): unknown;
+  readonly destroyed: boolean;
+  readonly writableEnded: boolean;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
 const discard = () => undefined;
 const cutShort = () => new Error('upstream body closed before its end');
+const clientGone = () => new Error('client stream closed before its end');
 
 /**
- * The client's side of a pass-through: a readable that Fastify sends, fed from the upstream body's
- * 'data' events through `relay`, with backpressure (the upstream is paused while the client's
- * side is full). Replaces an async generator wrapped in `Readable.from`, which cost a promise per
- * chunk on each side and kept an iterator, a generator and their closures per stream. When the
- * client's side is destroyed (Fastify does so when the client leaves) the upstream body is
- * destroyed too and `relay.settle` runs.
+ * Pumps the upstream body to the client: each 'data' chunk goes through `relay`, whose bytes are
+ * written straight to the response (no readable in between, so no second buffer and no pipe per
+ * stream), with backpressure (the upstream is paused while the client's socket is full, until
+ * 'drain'). When the response closes before the upstream body was over (the client left, or its
+ * socket failed) the relay learns it as a failure and the upstream body is destroyed;
+ * `relay.settle` runs once in every case.
  */
-export function pumpBody(body: Readable, relay: BodyRelay): Readable {
+export function pumpBody(body: Readable, client: ClientSide, relay: BodyRelay): void {
   let over = false;
   let settled = false;
+  let waiting = false;
   const settleOnce = () => {
     if (settled) return;
     settled = true;
     relay.settle();
   };
-  const output = new Readable({
-    read() {
-      if (!over && body.isPaused()) body.resume();
-    },
-    destroy(error, callback) {
-      // Destroyed before the upstream body was over (the client left, or its socket failed):
-      // the sender learns it as a failure, with nothing more to send.
-      if (!over) {
-        stop();
-        relay.fail(error ?? new Error('client stream closed before its end'), discard);
-      }
-      if (!body.destroyed) body.destroy();
-      settleOnce();
-      callback(error);
-    },
-  });
+  const onDrain = () => {
+    waiting = false;
+    if (!over) body.resume();
+  };
   const send = (bytes: Uint8Array) => {
-    if (bytes.length > 0 && !output.destroyed && !output.push(bytes)) body.pause();
+    if (bytes.length === 0 || client.destroyed || client.writableEnded) return;
+    if (!client.write(bytes) && !waiting) {
+      waiting = true;
+      body.pause();
+      client.once('drain', onDrain);
+    }
   };
   const stop = () => {
     if (over) return;
@@ -59,7 +66,7 @@ export function pumpBody(body: Readable, relay: BodyRelay): Readable {
     body.off('close', onClose);
   };
   const close = () => {
-    if (!output.destroyed) output.push(null);
+    if (!client.destroyed && !client.writableEnded) client.end();
     settleOnce();
   };
   const onData = (chunk: Uint8Array) => {
@@ -87,10 +94,19 @@ export function pumpBody(body: Readable, relay: BodyRelay): Readable {
   body.once('end', onEnd);
   body.once('error', onError);
   body.once('close', onClose);
+  client.once('close', () => {
+    // Closed before the upstream body was over: the sender learns it as a failure, with nothing
+    // more to send.
+    if (!over) {
+      stop();
+      relay.fail(clientGone(), discard);
+    }
+    if (!body.destroyed) body.destroy();
+    settleOnce();
+  });
   // Already over before the pump started (the client or a timeout aborted it meanwhile): its
   // events are gone, so the ending is reported here, as an async iterator would have thrown.
   if (body.destroyed) {
     process.nextTick(onError, body.errored ?? cutShort());
   }
-  return output;
 }

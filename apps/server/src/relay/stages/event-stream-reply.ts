@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import type { ProtocolCodec } from '@switchyard/relay-kit';
 import type { RelayAbort } from '../relay-abort.ts';
 import type { RelayReply } from '../relay-exchange.ts';
+import type { BodyRelay } from './body-pump.ts';
+import { relayResponse } from './relay-response.ts';
 
 /** Why a stream ended early, as the consume log says it. */
 export const CLIENT_LEFT = '客户端中断了请求';
@@ -14,15 +16,18 @@ export function interruptedStreamEvent(codec: ProtocolCodec): Buffer {
 }
 
 /**
- * Sends `body` as a server-sent-event response. When the connection closes, a client that left
- * before the end aborts the upstream call (`abort`), then `onClose(clientLeft)` runs — the
- * senders report the call's outcome there (or earlier, when the body ends).
+ * Sends `body` as a server-sent-event response: a readable the reply pipes (the conversion path),
+ * or a pass-through's upstream body with the `relay` that writes its chunks straight to the
+ * response. When the connection closes, a client that left before the end aborts the upstream
+ * call (`abort`), then `onClose(clientLeft)` runs — the senders report the call's outcome there
+ * (or earlier, when the body ends).
  */
 export function sendEventStream(
   reply: RelayReply,
   abort: RelayAbort,
   body: Readable,
   onClose: (clientLeft: boolean) => void,
+  relay?: BodyRelay,
 ): RelayReply {
   reply.raw.once('close', () => {
     const clientLeft = !reply.raw.writableFinished;
@@ -35,5 +40,5 @@ export function sendEventStream(
     .header('cache-control', 'no-cache')
     .header('connection', 'keep-alive')
     .header('x-accel-buffering', 'no');
-  return reply.send(body);
+  return relay ? relayResponse(reply, body, relay) : reply.send(body);
 }

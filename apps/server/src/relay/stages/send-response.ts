@@ -12,8 +12,9 @@ import type { RelayContext } from '../relay-context.ts';
 import type { RelayReply } from '../relay-exchange.ts';
 import { releaseWhenDone } from '../upstream-limits.ts';
 import { isEventStream, isJson } from './answer-shape.ts';
-import { type BodyRelay, pumpBody } from './body-pump.ts';
+import type { BodyRelay } from './body-pump.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
+import { relayResponse } from './relay-response.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
 import { readUpstreamText, sendConvertedJson, sendConvertedStream, sendWhole } from './send-converted.ts';
 import type { CallOutcome } from './settle-usage.ts';
@@ -210,10 +211,16 @@ function sendStream(
     },
     settle: finish,
   };
-  return sendEventStream(reply, context.abort, pumpBody(body, relay), (clientLeft) => {
-    if (clientLeft) interruption ??= CLIENT_LEFT;
-    finish();
-  });
+  return sendEventStream(
+    reply,
+    context.abort,
+    body,
+    (clientLeft) => {
+      if (clientLeft) interruption ??= CLIENT_LEFT;
+      finish();
+    },
+    relay,
+  );
 }
 
 /**
@@ -259,5 +266,5 @@ function sendBytes(
   });
   const contentType = response.headers['content-type'];
   reply.code(200).header('content-type', String(contentType ?? 'application/octet-stream'));
-  return reply.send(pumpBody(body, relay));
+  return relayResponse(reply, body, relay);
 }
