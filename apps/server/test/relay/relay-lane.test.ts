@@ -163,4 +163,37 @@ describe('relay lane', () => {
     expect(lines.map((line) => line.msg)).toEqual(['incoming request', 'request completed']);
     expect(lines[1]).toMatchObject({ res: { statusCode: 401 } });
   });
+
+  it('streams a pass-through answer alike on the lane and through Fastify (hijacked, still counted)', async () => {
+    const body = chatBody('gpt-4o-mini', 'hello', { stream: true });
+    const viaLane = await relayPost(f, key, body);
+    const labels = { family: 'openai', method: 'POST', status: '200' };
+    const read = async () =>
+      sampleValue(
+        parseExposition((await f.t.app.inject({ method: 'GET', url: '/metrics' })).body),
+        'switchyard_http_requests_total',
+        labels,
+      ) ?? 0;
+    const before = await read();
+    const viaFastify = await f.t.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      payload: body,
+    });
+    for (const [status, headers, text] of [
+      [viaLane.status, (name: string) => viaLane.headers.get(name), viaLane.text],
+      [viaFastify.statusCode, (name: string) => viaFastify.headers[name] as string | undefined, viaFastify.body],
+    ] as const) {
+      expect(status).toBe(200);
+      expect(headers('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(headers('cache-control')).toBe('no-cache');
+      expect(headers('x-oneapi-request-id')).toMatch(/^\d{23}[A-Za-z0-9]{8}$/);
+      expect(Number(headers('x-switchyard-added-ms'))).toBeGreaterThanOrEqual(0);
+      expect(text).toContain('"object":"chat.completion.chunk"');
+      expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    }
+    // Fastify's onResponse hook still ran for the hijacked reply: the request is counted.
+    await expect.poll(read).toBe(before + 1);
+  });
 });

@@ -106,4 +106,28 @@ describe('LaneReply', () => {
     expect(got.headers['content-length']).toBeUndefined();
     expect(got.body).toBe('data: 1\n\ndata: 2\n\n');
   });
+
+  it('hands the response over with its status and headers written once, dropping a later header', async () => {
+    const warnings: unknown[] = [];
+    const got = await exchange((_reply, res) => {
+      const reply = new LaneReply(
+        res,
+        performance.now(),
+        { warn: (details: unknown) => warnings.push(details) } as unknown as FastifyBaseLogger,
+        () => {},
+      );
+      reply.code(202).header('content-type', 'text/event-stream').header('x-oneapi-request-id', 'r2');
+      const raw = reply.takeOver();
+      expect(reply.sent).toBe(true);
+      reply.header('x-late', 'no');
+      raw.write('data: 1\n\n');
+      raw.end('data: 2\n\n');
+    });
+    expect(got.status).toBe(202);
+    expect(got.headers['content-type']).toEqual(['text/event-stream']);
+    expect(got.headers['x-oneapi-request-id']).toEqual(['r2']);
+    expect(got.headers['x-late']).toBeUndefined();
+    expect(got.body).toBe('data: 1\n\ndata: 2\n\n');
+    expect(warnings).toEqual([{ header: 'x-late' }]);
+  });
 });

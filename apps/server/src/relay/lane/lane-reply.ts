@@ -23,6 +23,8 @@ export class LaneReply implements RelayReply {
    * stream gets them on the response before it is piped.
    */
   private readonly headers: string[] = [];
+  /** The head is written (`takeOver`): a header set now could not go out. */
+  private headersWritten = false;
 
   constructor(
     readonly raw: ServerResponse,
@@ -43,9 +45,14 @@ export class LaneReply implements RelayReply {
 
   /**
    * Sets a header (replacing one of the same name, in any case); once a stream was handed over,
-   * on the response itself (its headers go out with the stream's first bytes).
+   * on the response itself (its headers go out with the stream's first bytes). Once the head is
+   * written (`takeOver`) nothing more can go in it: the header is dropped with a warning.
    */
   header(name: string, value: string): this {
+    if (this.headersWritten) {
+      this.log.warn({ header: name }, 'header set after the response head was written');
+      return this;
+    }
     if (this.sent) {
       this.raw.setHeader(name, value);
       return this;
@@ -119,8 +126,13 @@ export class LaneReply implements RelayReply {
    */
   takeOver(): ServerResponse {
     this.sent = true;
-    this.moveHeadersToResponse();
-    return this.raw;
+    this.headersWritten = true;
+    const res = this.raw;
+    // One `writeHead` of the list (no header map, no per-header `setHeader`); the head goes out
+    // with the first bytes written.
+    res.writeHead(res.statusCode, this.headers);
+    this.headers.length = 0;
+    return res;
   }
 
   private moveHeadersToResponse(): void {
