@@ -183,7 +183,11 @@ describe('relay lane', () => {
     });
     for (const [status, headers, text] of [
       [viaLane.status, (name: string) => viaLane.headers.get(name), viaLane.text],
-      [viaFastify.statusCode, (name: string) => viaFastify.headers[name] as string | undefined, viaFastify.body],
+      [
+        viaFastify.statusCode,
+        (name: string) => viaFastify.headers[name] as string | undefined,
+        viaFastify.body,
+      ],
     ] as const) {
       expect(status).toBe(200);
       expect(headers('content-type')).toBe('text/event-stream; charset=utf-8');
