@@ -47,6 +47,14 @@ describe('relay lane', () => {
   });
   afterAll(async () => f.close());
 
+  /** The request counter of OpenAI-family POSTs answered with `status`, read from /metrics. */
+  const requestsCounted = async (status: string) =>
+    sampleValue(
+      parseExposition((await f.t.app.inject({ method: 'GET', url: '/metrics' })).body),
+      'switchyard_http_requests_total',
+      { family: 'openai', method: 'POST', status },
+    ) ?? 0;
+
   it('answers relay calls without Fastify, and the same route through Fastify for inject', async () => {
     hooked.length = 0;
     const reply = await relayPost(f, key, chatBody('gpt-4o-mini', 'hello'));
@@ -148,13 +156,7 @@ describe('relay lane', () => {
   });
 
   it('counts lane requests in the metrics and logs them as Fastify does at info', async () => {
-    const labels = { family: 'openai', method: 'POST', status: '401' };
-    const read = async () =>
-      sampleValue(
-        parseExposition((await f.t.app.inject({ method: 'GET', url: '/metrics' })).body),
-        'switchyard_http_requests_total',
-        labels,
-      ) ?? 0;
+    const read = () => requestsCounted('401');
     const before = await read();
     const refused = await relayPost(f, 'sk-nope', chatBody('gpt-4o-mini', 'hi'));
     await expect.poll(read).toBe(before + 1);
@@ -167,13 +169,7 @@ describe('relay lane', () => {
   it('streams a pass-through answer alike on the lane and through Fastify (hijacked, still counted)', async () => {
     const body = chatBody('gpt-4o-mini', 'hello', { stream: true });
     const viaLane = await relayPost(f, key, body);
-    const labels = { family: 'openai', method: 'POST', status: '200' };
-    const read = async () =>
-      sampleValue(
-        parseExposition((await f.t.app.inject({ method: 'GET', url: '/metrics' })).body),
-        'switchyard_http_requests_total',
-        labels,
-      ) ?? 0;
+    const read = () => requestsCounted('200');
     const before = await read();
     const viaFastify = await f.t.app.inject({
       method: 'POST',
