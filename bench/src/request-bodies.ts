@@ -1,6 +1,6 @@
 /** The request bodies every target gets (same bytes for all), built from the bench settings. */
 import type { BenchConfig } from './bench-config.ts';
-import type { RequestSpec } from './load/load-jobs.ts';
+import type { LoadJob, RequestSpec } from './load/load-jobs.ts';
 
 const chatMessages = [
   { role: 'system', content: 'You are a helpful assistant. Answer briefly.' },
@@ -46,3 +46,18 @@ export function chatRequest(
 
 /** The bodies of one run. */
 export type Bodies = ReturnType<typeof bodies>;
+
+/**
+ * The profiling tools' chat load for `durationSeconds`: streamed chats (`streamBody`) opened at
+ * `streamRate` per second when it is given, else chat at saturation over `connections`.
+ */
+export function chatLoad(
+  chat: RequestSpec,
+  streamBody: string,
+  shape: { streamRate: number | null; connections: number },
+  durationSeconds: number,
+): Extract<LoadJob, { kind: 'streams' | 'saturate' }> {
+  return shape.streamRate !== null
+    ? { kind: 'streams', ...chat, body: streamBody, rate: shape.streamRate, durationSeconds }
+    : { kind: 'saturate', ...chat, connections: shape.connections, durationSeconds };
+}

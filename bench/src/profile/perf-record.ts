@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { loadBenchConfig } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, stopAll } from '../processes.ts';
-import { bodies, chatRequest } from '../request-bodies.ts';
+import { bodies, chatLoad, chatRequest } from '../request-bodies.ts';
 import { buildSwitchyard, probeTarget, repositoryRoot, startMock, startNamedTarget } from '../targets.ts';
 import { formatPerfSummary, parsePerfScript, summarizePerf } from './perf-samples.ts';
 
@@ -55,21 +55,14 @@ async function main(): Promise<void> {
     const chat = chatRequest(target, body.chat);
     // Warmed up with the load it measures, so V8 has compiled that path before perf records.
     log(`warming up (10 s of ${streams ? 'streams' : 'chat'})`);
-    await load.run(
-      streams
-        ? { kind: 'streams', ...chat, body: body.stream, rate: streamRate, durationSeconds: 10 }
-        : { kind: 'saturate', ...chat, connections: 16, durationSeconds: 10 },
-    );
+    const rate = streams ? streamRate : null;
+    await load.run(chatLoad(chat, body.stream, { streamRate: rate, connections: 16 }, 10));
     const pid = String(target.process.pid);
     const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '2000', '-g', '-p', pid, '-o', output], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const cpuBefore = readCpuMs(target.process.pid);
-    const result = await load.run(
-      streams
-        ? { kind: 'streams', ...chat, body: body.stream, rate: streamRate, durationSeconds: seconds }
-        : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
-    );
+    const result = await load.run(chatLoad(chat, body.stream, { streamRate: rate, connections }, seconds));
     const cpuMs = readCpuMs(target.process.pid) - cpuBefore;
     perf.kill('SIGINT');
     await new Promise((resolve) => perf.once('exit', resolve));

@@ -28,7 +28,7 @@ import { readFileSync } from 'node:fs';
 import { loadBenchConfig } from '../bench-config.ts';
 import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, readMainThreadCpuMs, readSystemCpuMs, stopAll } from '../processes.ts';
-import { bodies, chatRequest } from '../request-bodies.ts';
+import { bodies, chatLoad, chatRequest } from '../request-bodies.ts';
 import { roundOrder } from '../saturation-rounds.ts';
 import { buildSwitchyard, probeTarget, startMock, startNamedTarget } from '../targets.ts';
 import { pairedRatios, parseVariants } from './ab-variants.ts';
@@ -86,11 +86,8 @@ async function main(): Promise<void> {
         await probeTarget(target, body);
         const chat = chatRequest(target, body.chat);
         // Warmed up with the measured kind of call (streams compile their own code paths).
-        await load.run(
-          streams
-            ? { kind: 'streams', ...chat, body: body.stream, rate, durationSeconds: warmupSeconds }
-            : { kind: 'saturate', ...chat, connections, durationSeconds: warmupSeconds },
-        );
+        const shape = { streamRate: streams ? rate : null, connections };
+        await load.run(chatLoad(chat, body.stream, shape, warmupSeconds));
         const pid = target.process.pid;
         for (let window = 1; window <= windows; window++) {
           const cpuBefore = readCpuMs(pid);
@@ -99,11 +96,9 @@ async function main(): Promise<void> {
           const segmentsBefore = tcpSegmentsSent();
           const callsBefore = systemCalls(pid);
           const result = await load.run(
-            streams
-              ? { kind: 'streams', ...chat, body: body.stream, rate, durationSeconds: seconds }
-              : rate > 0
-                ? { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds }
-                : { kind: 'saturate', ...chat, connections, durationSeconds: seconds },
+            !streams && rate > 0
+              ? { kind: 'paced', pacer: config.pacer, ...chat, rate, durationSeconds: seconds }
+              : chatLoad(chat, body.stream, shape, seconds),
           );
           const requests = Math.max(1, result.ok + result.failed);
           const perRequest = ((readCpuMs(pid) - cpuBefore) * 1000) / requests;

@@ -135,18 +135,13 @@ export class LaneReply implements RelayReply {
     return res;
   }
 
-  private moveHeadersToResponse(): void {
+  /** Pipes a body to the client; a client that leaves first destroys it, a failing one ends the response. */
+  private sendStream(payload: Readable): void {
     const res = this.raw;
     const headers = this.headers;
     for (let index = 0; index < headers.length; index += 2)
       res.setHeader(headers[index]!, headers[index + 1]!);
     headers.length = 0;
-  }
-
-  /** Pipes a body to the client; a client that leaves first destroys it, a failing one ends the response. */
-  private sendStream(payload: Readable): void {
-    const res = this.raw;
-    this.moveHeadersToResponse();
     let sourceOpen = true;
     finished(payload, { readable: true, writable: false }, (error) => {
       sourceOpen = false;
