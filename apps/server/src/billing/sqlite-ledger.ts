@@ -10,6 +10,7 @@ import {
   pendingFromRow,
 } from './settlement-entry.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
+import { SqliteLogJournal } from './sqlite-log-journal.ts';
 import { SqlitePendingMoves } from './sqlite-pending-moves.ts';
 
 const prepareAll = (db: SQLite.Database) => ({
@@ -81,6 +82,8 @@ export class SqliteLedger {
   private readonly commit: SqliteGroupCommit;
   /** In-place settlements' balance moves and counters of the running transaction, added up. */
   private readonly pending: SqlitePendingMoves;
+  /** Where in-place settlements append their consume log rows (moved into logs in batches). */
+  private readonly journal: SqliteLogJournal;
 
   /**
    * @param inPlaceFrom settle writes the consume log row and counters itself when its commit
@@ -92,6 +95,7 @@ export class SqliteLedger {
   ) {
     this.commit = groupCommitOf(db);
     this.pending = new SqlitePendingMoves(db);
+    this.journal = new SqliteLogJournal(db);
     this.commit.join(this.pending);
   }
 
@@ -184,11 +188,12 @@ export class SqliteLedger {
 
   /**
    * Settles and writes in the same commit (logs in this database): the reserved row is deleted,
-   * the balance moved to the cost, the consume log row inserted and the counters added, so
-   * nothing is left for a settlement batch and a crash leaves either the reserved row (refunded
-   * by reconciliation) or all of it. A row reconciled meanwhile (nothing reserved) takes the whole
+   * the balance moved to the cost, the consume log row appended to the log journal (moved into
+   * logs by the settlement writer, sqlite-log-journal.ts) and the counters added, so nothing is
+   * left for a settlement batch and a crash leaves either the reserved row (refunded by
+   * reconciliation) or all of it. A row reconciled meanwhile (nothing reserved) takes the whole
    * cost from the balance as far as it goes. Worth it when several settlements share the commit:
-   * they share the log table's and its indexes' pages, which a lone settlement writes for itself.
+   * they share the journal's and the counters' pages, which a lone settlement writes for itself.
    */
   private settleInPlace(r: SettleAttempt): PendingSettlement | null {
     const s = this.prepared();
@@ -212,10 +217,7 @@ export class SqliteLedger {
     }
     if (r.channelId > 0 && charged > 0) this.pending.addChannel(r.channelId, charged);
     const log = stampLog(r.buildLog(charged, target - charged), at);
-    if (log) {
-      this.logInsert ??= prepareLogInsert(this.db);
-      this.logInsert.run(logValues(log, at));
-    }
+    if (log) this.journal.append(logValues(log, at));
     return {
       id: r.ledgerId,
       userId: payer.userId,

@@ -7,6 +7,7 @@ import * as ledgerRoutines from './migrations/005-ledger-routines.ts';
 import * as mysqlBatchCounters from './migrations/006-mysql-batch-counters.ts';
 import * as mysqlLedgerGroup from './migrations/007-mysql-ledger-group.ts';
 import * as sqliteReservationsClustered from './migrations/008-sqlite-reservations-clustered.ts';
+import * as sqliteLogJournal from './migrations/009-sqlite-log-journal.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 import * as dropLogModelIndex from './migrations/102-drop-log-model-index.ts';
 
@@ -19,6 +20,7 @@ const coreMigrations: Record<string, Migration> = {
   '006-mysql-batch-counters': mysqlBatchCounters,
   '007-mysql-ledger-group': mysqlLedgerGroup,
   '008-sqlite-reservations-clustered': sqliteReservationsClustered,
+  '009-sqlite-log-journal': sqliteLogJournal,
 };
 const logMigrations: Record<string, Migration> = {
   '101-log-tables': logTables,

@@ -5,6 +5,7 @@ import { writeSettlementBatchOnMysql } from '../billing/mysql-settlement-batch.t
 import { writeSettlementBatchOnPostgres } from '../billing/postgres-settlement-batch.ts';
 import type { PendingSettlement } from '../billing/settlement-entry.ts';
 import { SqliteLedger } from '../billing/sqlite-ledger.ts';
+import { SqliteLogJournal } from '../billing/sqlite-log-journal.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 
 export interface SettlementWriterOptions {
@@ -30,7 +31,8 @@ export interface SettlementWriterOptions {
  * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection; there, under
  * load, most settlements never reach it: they write their own log rows (ADR-24). PostgreSQL sends
  * the counters and COMMIT as one message, MySQL as one CALL (postgres-/mysql-settlement-batch.ts),
- * so the counted rows are locked only inside the server.
+ * so the counted rows are locked only inside the server. Each flush (the timer's too) then moves
+ * the log journal, where SQLite settlements in busy commits put their log rows, into logs (ADR-35).
  */
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];
@@ -40,10 +42,16 @@ export class SettlementWriter implements SettlementSink {
   private readonly timer: NodeJS.Timeout;
   private readonly fast: SqliteLedger | undefined;
   private readonly sharedLogs: boolean;
+  /** In-place settlements' consume log rows, waiting to be moved into logs (ADR-35). */
+  private readonly journal: SqliteLogJournal | undefined;
+  private moving: Promise<void> | null = null;
+  private journalFailing = false;
 
   constructor(private readonly options: SettlementWriterOptions) {
     this.sharedLogs = options.logDatabase === options.database;
     this.fast = options.database.sqlite ? new SqliteLedger(options.database.sqlite) : undefined;
+    this.journal =
+      options.database.sqlite && this.sharedLogs ? new SqliteLogJournal(options.database.sqlite) : undefined;
     this.timer = setInterval(() => void this.flush(), options.intervalMs);
     this.timer.unref();
   }
@@ -66,8 +74,16 @@ export class SettlementWriter implements SettlementSink {
     }
   }
 
-  /** Writes everything queued so far, batch by batch; a failed batch stays queued. */
+  /**
+   * Writes everything queued so far, batch by batch (a failed batch stays queued), then moves the
+   * log journal's rows into logs (SQLite, logs in the main database).
+   */
   async flush(): Promise<void> {
+    await this.writeQueued();
+    if (this.journal) await this.moveJournal(this.journal);
+  }
+
+  private async writeQueued(): Promise<void> {
     while (this.flushing) await this.flushing;
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.options.batchSize);
@@ -95,6 +111,33 @@ export class SettlementWriter implements SettlementSink {
       await this.flushing;
       if (!ok) return;
     }
+  }
+
+  /**
+   * One move at a time, each of what the journal holds when it starts (so a flush waits for a
+   * running move, then moves the rest); a move that fails leaves its rows for the next flush.
+   */
+  private async moveJournal(journal: SqliteLogJournal): Promise<void> {
+    while (this.moving) await this.moving;
+    this.moving = journal
+      .move()
+      .then(() => {
+        if (this.journalFailing) this.options.log.info('the log journal is moved into logs again');
+        this.journalFailing = false;
+      })
+      .catch((error: unknown) => {
+        if (!this.journalFailing) {
+          this.options.log.error(
+            { err: error },
+            'moving the log journal failed; its rows stay and are retried',
+          );
+        }
+        this.journalFailing = true;
+      })
+      .finally(() => {
+        this.moving = null;
+      });
+    await this.moving;
   }
 
   private async write(batch: PendingSettlement[]): Promise<void> {

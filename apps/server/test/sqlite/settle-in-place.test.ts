@@ -7,8 +7,9 @@ import { consumeLogOf, type LedgerFixture, openLedgerFixture, readCounters } fro
 
 /**
  * SQLite with the logs in the main database (ADR-24): a settlement sharing its group commit with
- * enough others deletes the reserved row, moves the balance to the cost, inserts the consume log
- * row and adds the counters in that commit; nothing goes to the settlement writer, and a failure
+ * enough others deletes the reserved row, moves the balance to the cost, appends the consume log
+ * row to the log journal (ADR-35; the books count it there until the writer moves it into logs)
+ * and adds the counters in that commit; nothing goes to the settlement writer, and a failure
  * anywhere leaves the reserved row and the books as they were. Below the threshold it waits for
  * the writer's batch as on the other databases.
  */
@@ -122,11 +123,13 @@ describe('settle in place (SQLite)', () => {
   it('changes nothing when the log row cannot be written: the reserved row stays for reconciliation', async () => {
     const reservation = await billing.reserve(payer, 1_000, 'failing');
     const held = await counters();
-    await sql`ALTER TABLE logs RENAME TO logs_away`.execute(handle.db);
+    await sql`ALTER TABLE log_journal RENAME TO journal_away`.execute(handle.db);
     try {
-      await expect(billing.settle(reservation, 300, CHANNEL, consumeLog('failing'))).rejects.toThrow(/logs/);
+      await expect(billing.settle(reservation, 300, CHANNEL, consumeLog('failing'))).rejects.toThrow(
+        /log_journal/,
+      );
     } finally {
-      await sql`ALTER TABLE logs_away RENAME TO logs`.execute(handle.db);
+      await sql`ALTER TABLE journal_away RENAME TO log_journal`.execute(handle.db);
     }
     expect(await counters()).toEqual(held);
     expect(held.open).toBe(1);
@@ -222,14 +225,14 @@ describe('settle in place (SQLite)', () => {
       ['undone-1', 'undone-2'].map((n) => billing.reserve(payer, 1_000, n)),
     );
     const held = await counters();
-    await sql`ALTER TABLE logs RENAME TO logs_away`.execute(handle.db);
+    await sql`ALTER TABLE log_journal RENAME TO journal_away`.execute(handle.db);
     try {
       const settling = reservations.map((r, n) =>
         billing.settle(r, 100, CHANNEL, consumeLog(`undone-${n + 1}`)),
       );
-      for (const settlement of settling) await expect(settlement).rejects.toThrow(/logs/);
+      for (const settlement of settling) await expect(settlement).rejects.toThrow(/log_journal/);
     } finally {
-      await sql`ALTER TABLE logs_away RENAME TO logs`.execute(handle.db);
+      await sql`ALTER TABLE journal_away RENAME TO log_journal`.execute(handle.db);
     }
     // Nothing of the two settlements was written, and nothing is left pending for a later commit.
     expect(await counters()).toEqual(held);
