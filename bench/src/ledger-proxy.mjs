@@ -5,7 +5,8 @@
  * SQLite before calling the upstream (a conditional balance update and a ledger row, so a crash
  * can be reconciled), buffers the upstream's answer to read its usage, answers, and then settles:
  * deletes the ledger row, moves the user's and the token's balances to the real cost, adds the
- * channel's used quota and inserts one usage log row (the rows Switchyard's ledger writes). The
+ * channel's used quota and inserts one usage log row (the rows Switchyard's ledger writes; under
+ * load Switchyard appends that row to an unindexed journal first and moves it in batches, ADR-35). The
  * statements of one event-loop turn share one transaction (WAL, synchronous=NORMAL, as Switchyard
  * runs SQLite; the ledger table clustered by its key, WITHOUT ROWID, as Switchyard's). No routing, pricing tables, rate limits, content checks, metrics or logs.
  * `--log-indexes 7` gives the log table Switchyard's seven indexes (what the console's log
