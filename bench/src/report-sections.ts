@@ -91,7 +91,7 @@ ${row('**total, one call at a time**', result.totalUs)}
 ${
   result.groupedUs !== undefined
     ? row(
-        '**total with 8 calls in flight** (they share the group commit, as under load; settlements write their log rows in place, ADR-24)',
+        '**total with 8 calls in flight** (they share the group commit, as under load; settlements write their log rows in place through the log journal, whose move into logs is counted, ADR-24 and ADR-35)',
         result.groupedUs,
       )
     : ''

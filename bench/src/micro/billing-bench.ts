@@ -3,7 +3,8 @@
  * (BillingService.reserve), the settlement (BillingService.settle with the relay's settings: alone
  * in its commit it marks the ledger row settled with its consume log row, and the settlement
  * writer's batch writes logs and counters every 50 calls; sharing a commit with enough others it
- * writes its log row and counters itself, ADR-24), on SQLite in a temporary directory with the
+ * writes its counters itself and its log row to the log journal, which the writer's close moves
+ * into logs inside the measured time, ADR-24 and ADR-35), on SQLite in a temporary directory with the
  * real migrations. This is the part of
  * Switchyard's per-request CPU that no relay change can remove; the report sets it beside the
  * measured CPU per request. Calls one at a time pay a commit each; `groupedUs` is the same work
