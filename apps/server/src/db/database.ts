@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import type { DatabaseKind, DatabaseTarget } from '../config/env.ts';
 import type { Database } from './schema.ts';
+import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.ts';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
 /** An open database: the Kysely instance plus what callers need to know about its dialect. */
@@ -75,7 +76,9 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
     if (interval > 0 && file !== ':memory:') {
       checkpointer = startWalCheckpointer(sqlite, interval, options.onCheckpointFailure ?? (() => undefined));
     }
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    db = new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    });
   } else if (target.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: target.location,

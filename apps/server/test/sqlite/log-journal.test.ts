@@ -5,7 +5,7 @@ import { groupCommitOf } from '../../src/billing/sqlite-group-commit.ts';
 import { JOURNAL_MOVE_ROWS, SqliteLogJournal } from '../../src/billing/sqlite-log-journal.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
-import { consumeLogOf, type LedgerFixture, openLedgerFixture } from '../crash/ledger-checks.ts';
+import { consumeLogOf, type LedgerFixture, openLedgerFixture, quietLog } from '../crash/ledger-checks.ts';
 import { eventually } from '../crash/server-process.ts';
 
 /**
@@ -139,7 +139,7 @@ describe('log journal (SQLite)', () => {
     const writer = new SettlementWriter({
       database: handle,
       logDatabase: handle,
-      log: { error: () => undefined, info: () => undefined, warn: () => undefined } as never,
+      log: quietLog,
       batchSize: 1000,
       intervalMs: 50,
     });
