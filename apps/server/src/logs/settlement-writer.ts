@@ -34,21 +34,52 @@ export interface SettlementWriterOptions {
  * so the counted rows are locked only inside the server. Each flush (the timer's too) then moves
  * the log journal, where SQLite settlements in busy commits put their log rows, into logs (ADR-35).
  */
+/** A background write that keeps failing is logged once, and once more when it works again. */
+class FailureNotice {
+  private failing = false;
+
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly failedMessage: string,
+    private readonly recoveredMessage: string,
+  ) {}
+
+  succeeded(): void {
+    if (this.failing) this.log.info(this.recoveredMessage);
+    this.failing = false;
+  }
+
+  failed(error: unknown, context: Record<string, unknown> = {}): void {
+    if (!this.failing) this.log.error({ err: error, ...context }, this.failedMessage);
+    this.failing = true;
+  }
+}
+
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];
   private flushing: Promise<void> | null = null;
   private scheduled = false;
-  private failing = false;
+  private readonly batches: FailureNotice;
   private readonly timer: NodeJS.Timeout;
   private readonly fast: SqliteLedger | undefined;
   private readonly sharedLogs: boolean;
   /** In-place settlements' consume log rows, waiting to be moved into logs (ADR-35). */
   private readonly journal: SqliteLogJournal | undefined;
   private moving: Promise<void> | null = null;
-  private journalFailing = false;
+  private readonly moves: FailureNotice;
 
   constructor(private readonly options: SettlementWriterOptions) {
     this.sharedLogs = options.logDatabase === options.database;
+    this.batches = new FailureNotice(
+      options.log,
+      'settlement batch failed; it stays queued and is retried',
+      'settlement batches are written again',
+    );
+    this.moves = new FailureNotice(
+      options.log,
+      'moving the log journal failed; its rows stay and are retried',
+      'the log journal is moved into logs again',
+    );
     this.fast = options.database.sqlite ? new SqliteLedger(options.database.sqlite) : undefined;
     this.journal =
       options.database.sqlite && this.sharedLogs ? new SqliteLogJournal(options.database.sqlite) : undefined;
@@ -90,19 +121,10 @@ export class SettlementWriter implements SettlementSink {
       this.queue = this.queue.slice(batch.length);
       let ok = true;
       this.flushing = this.write(batch)
-        .then(() => {
-          if (this.failing) this.options.log.info('settlement batches are written again');
-          this.failing = false;
-        })
+        .then(() => this.batches.succeeded())
         .catch((error: unknown) => {
           ok = false;
-          if (!this.failing) {
-            this.options.log.error(
-              { err: error, settlements: batch.length },
-              'settlement batch failed; it stays queued and is retried',
-            );
-          }
-          this.failing = true;
+          this.batches.failed(error, { settlements: batch.length });
           this.queue = batch.concat(this.queue);
         })
         .finally(() => {
@@ -121,19 +143,8 @@ export class SettlementWriter implements SettlementSink {
     while (this.moving) await this.moving;
     this.moving = journal
       .move()
-      .then(() => {
-        if (this.journalFailing) this.options.log.info('the log journal is moved into logs again');
-        this.journalFailing = false;
-      })
-      .catch((error: unknown) => {
-        if (!this.journalFailing) {
-          this.options.log.error(
-            { err: error },
-            'moving the log journal failed; its rows stay and are retried',
-          );
-        }
-        this.journalFailing = true;
-      })
+      .then(() => this.moves.succeeded())
+      .catch((error: unknown) => this.moves.failed(error))
       .finally(() => {
         this.moving = null;
       });

@@ -107,12 +107,13 @@ describe('log journal (SQLite)', () => {
   it('leaves the rows in the journal when the move fails, and moves them on a later flush', async () => {
     await appendRows(['kept-1', 'kept-2']);
     const errors: unknown[] = [];
+    const notices: unknown[] = [];
     const writer = new SettlementWriter({
       database: handle,
       logDatabase: handle,
       log: {
         error: (...args: unknown[]) => errors.push(args),
-        info: () => undefined,
+        info: (message: unknown) => notices.push(message),
         warn: () => undefined,
       } as never,
       batchSize: 1000,
@@ -126,9 +127,11 @@ describe('log journal (SQLite)', () => {
       await sql`ALTER TABLE logs_away RENAME TO logs`.execute(handle.db);
     }
     expect(journal.count()).toBe(2);
-    // Reported once, not on every tick.
+    // Reported once, not on every tick, and once more when it works again.
     expect(errors).toHaveLength(1);
+    expect(notices).toEqual([]);
     await writer.close();
+    expect(notices).toEqual(['the log journal is moved into logs again']);
     expect(journal.count()).toBe(0);
     expect((await logRows()).map((row) => row.content)).toEqual(['kept-1', 'kept-2']);
   });
