@@ -6,8 +6,9 @@
  * SQLite and V8's own threads, and so compares targets fairly. Mock upstream and load generator
  * on CPU 0, the target on CPU 1; 10 s of warm-up, then PROFILE_SECONDS (15) at PROFILE_CONNECTIONS
  * (64) while perf records. Prints µs per request by symbol (self), the main thread against the
- * others, and the main thread's inclusive time in frames containing each of PERF_FRAMES
- * (comma-separated substrings). PROFILE_TARGET=bare|ledger samples a floor instead. The recording
+ * others, the split by the nearest JavaScript frame (own code, SQLite, undici, Node's internals,
+ * native; perf-buckets.ts) and the main thread's inclusive time in frames containing each of
+ * PERF_FRAMES (comma-separated substrings). PROFILE_TARGET=bare|ledger samples a floor instead. The recording
  * stays in bench/results/profiles/ (`perf report -i <file>` reads it while the map file exists).
  * Needs `perf` (Debian: linux-perf); not part of CI.
  */

@@ -1,9 +1,10 @@
 /**
  * Reads `perf script -F tid,ip,sym` output (one sample per block: a line with the thread id, then
  * one tab-indented frame per line, leaf first) and sums it per request: self time by symbol, the main thread
- * against the others, and inclusive time of frames matching given substrings. Pure, for
- * perf-record.ts.
+ * against the others, inclusive time of frames matching given substrings, and the split by the
+ * nearest JavaScript frame (perf-buckets.ts). Pure, for perf-record.ts.
  */
+import { type PerfBucket, splitIntoBuckets } from './perf-buckets.ts';
 
 export interface PerfSample {
   thread: string;
@@ -21,7 +22,12 @@ export interface PerfSummary {
   self: Array<{ symbol: string; us: number }>;
   /** Main-thread samples with a frame containing the pattern, per pattern. */
   inclusive: Array<{ pattern: string; us: number }>;
+  /** Every sample by the nearest JavaScript frame's code (perf-buckets.ts). */
+  buckets: Array<{ bucket: PerfBucket; us: number }>;
 }
+
+/** Substrings of the targets' own files: Switchyard's bundle or sources, the floors' scripts. */
+export const OWN_CODE_MARKERS = ['/apps/server/', '/packages/', '/bench/src/'];
 
 export function parsePerfScript(text: string): PerfSample[] {
   const samples: PerfSample[] = [];
@@ -62,6 +68,7 @@ export function summarizePerf(
   perRequestUs: number,
   patterns: readonly string[],
   rows = 30,
+  ownMarkers: readonly string[] = OWN_CODE_MARKERS,
 ): PerfSummary {
   const each = samples.length === 0 ? 0 : perRequestUs / samples.length;
   const main = mainThreadOf(samples);
@@ -87,6 +94,7 @@ export function summarizePerf(
       .slice(0, rows)
       .map(([symbol, count]) => ({ symbol, us: count * each })),
     inclusive: patterns.map((pattern, index) => ({ pattern, us: inclusive[index]! * each })),
+    buckets: splitIntoBuckets(samples, main, perRequestUs, ownMarkers),
   };
 }
 
@@ -98,6 +106,8 @@ export function formatPerfSummary(summary: PerfSummary): string {
     'self time by symbol:',
     ...summary.self.map(({ symbol, us: value }) => `${us(value)}  ${symbol}`),
   ];
+  lines.push('', 'by the nearest JavaScript frame (a SQLite leaf counts as SQLite):');
+  for (const { bucket, us: value } of summary.buckets) lines.push(`${us(value)}  ${bucket}`);
   if (summary.inclusive.length > 0) {
     lines.push('', 'inclusive, main thread (frames containing):');
     for (const { pattern, us: value } of summary.inclusive) lines.push(`${us(value)}  ${pattern}`);
