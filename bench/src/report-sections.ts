@@ -80,8 +80,8 @@ request at saturation in this run (${Number.isFinite(perRequest) ? `${perRequest
 ${row('reserve (BillingService.reserve: ledger row + conditional decrements, one call alone in its commit)', result.reserveUs)}
 ${
   result.logRowUs > 0
-    ? `${row('settle (BillingService.settle: balance moved to the cost, ledger row marked settled with its log row)', result.settleUs)}
-${row('settlement writer batch share (log row, counters per user/token/channel, ledger delete; 50 calls)', result.logRowUs)}`
+    ? `${row('settle (BillingService.settle, in place: ledger row deleted, balance and counters moved, log row to the log journal)', result.settleUs)}
+${row('settlement writer share (the log journal moved into logs every 50 calls)', result.logRowUs)}`
     : row(
         'settle (BillingService.settle: ledger row deleted, balance moved to the cost, consume log row and counters written in the same commit)',
         result.settleUs,

@@ -87,9 +87,9 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * (ledger-retries.ts); its reservation stays open, and held, until then.
  *
  * On SQLite the statements are prepared once and run through the connection's group commit
- * (sqlite-ledger.ts, ADR-21); a settlement sharing its commit with enough others writes its log
- * row and counters in that commit instead of leaving them to the writer (`settleInPlaceFrom`,
- * ADR-24). PostgreSQL and MySQL call one server-side routine per reserve,
+ * (sqlite-ledger.ts, ADR-21); a settlement sharing its commit with `settleInPlaceFrom` pieces or
+ * more (the relay's default 1: every one) writes its counters in that commit and its log row to
+ * the log journal instead of leaving them to the writer (ADR-24, ADR-35). PostgreSQL and MySQL call one server-side routine per reserve,
  * settle or refund (ledger-routines.ts), and settle falls back to a Kysely transaction for the
  * rare case the routine declines (server-settlement.ts).
  */

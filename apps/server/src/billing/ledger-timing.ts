@@ -14,7 +14,8 @@ export interface LedgerTiming {
   sweepMs: number;
   /**
    * SQLite, logs in the main database: a settlement sharing its group commit with at least this
-   * many pieces writes its log row and counters itself (SETTLE_IN_PLACE_FROM, 8; 0 never, 1 always).
+   * many pieces writes its log row (to the log journal) and counters itself (SETTLE_IN_PLACE_FROM, 1:
+   * always, since the journal made it cheaper than the batch at any rate, ADR-35; 0 never).
    */
   settleInPlaceFrom: number;
   /**
@@ -30,7 +31,7 @@ export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
   heartbeatMs: 5_000,
   deadAfterMs: 30_000,
   sweepMs: 10_000,
-  settleInPlaceFrom: 8,
+  settleInPlaceFrom: 1,
   orphanAfterMs: 600_000,
 };
 
