@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucketOf, splitIntoBuckets } from './perf-buckets.ts';
-import { formatPerfSummary, OWN_CODE_MARKERS, summarizePerf } from './perf-samples.ts';
+import { bucketOf, OWN_CODE_MARKERS, splitIntoBuckets } from './perf-buckets.ts';
+import { formatPerfSummary, summarizePerf } from './perf-samples.ts';
 
 const main = '100';
 const sample = (frames: string[], thread = main) => ({ thread, frames });

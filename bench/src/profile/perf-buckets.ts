@@ -19,6 +19,9 @@ export const PERF_BUCKETS = [
 
 export type PerfBucket = (typeof PERF_BUCKETS)[number];
 
+/** Substrings of the targets' own files: Switchyard's bundle or sources, the floors' scripts. */
+export const OWN_CODE_MARKERS = ['/apps/server/', '/packages/', '/bench/src/'];
+
 const SQLITE_LEAF = /^(sqlite3|pcache|btree|walIndex|walChecksum|vdbe)/i;
 
 /** Where a JavaScript frame's code lives; `ownMarkers` are substrings of the target's own files. */

@@ -4,7 +4,7 @@
  * against the others, inclusive time of frames matching given substrings, and the split by the
  * nearest JavaScript frame (perf-buckets.ts). Pure, for perf-record.ts.
  */
-import { type PerfBucket, splitIntoBuckets } from './perf-buckets.ts';
+import { OWN_CODE_MARKERS, type PerfBucket, splitIntoBuckets } from './perf-buckets.ts';
 
 export interface PerfSample {
   thread: string;
@@ -25,9 +25,6 @@ export interface PerfSummary {
   /** Every sample by the nearest JavaScript frame's code (perf-buckets.ts). */
   buckets: Array<{ bucket: PerfBucket; us: number }>;
 }
-
-/** Substrings of the targets' own files: Switchyard's bundle or sources, the floors' scripts. */
-export const OWN_CODE_MARKERS = ['/apps/server/', '/packages/', '/bench/src/'];
 
 export function parsePerfScript(text: string): PerfSample[] {
   const samples: PerfSample[] = [];

@@ -192,8 +192,8 @@ export class SqliteLedger {
    * logs by the settlement writer, sqlite-log-journal.ts) and the counters added, so nothing is
    * left for a settlement batch and a crash leaves either the reserved row (refunded by
    * reconciliation) or all of it. A row reconciled meanwhile (nothing reserved) takes the whole
-   * cost from the balance as far as it goes. Worth it when several settlements share the commit:
-   * they share the journal's and the counters' pages, which a lone settlement writes for itself.
+   * cost from the balance as far as it goes. Settlements sharing the commit share the journal's and
+   * the counters' pages; since the journal, a lone one costs no more than the batch path (ADR-35).
    */
   private settleInPlace(r: SettleAttempt): PendingSettlement | null {
     const s = this.prepared();

@@ -17,10 +17,11 @@ const prepareAll = (db: SQLite.Database) => ({
     `INSERT INTO logs (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM log_journal WHERE rowid <= ? ORDER BY rowid`,
   ),
   remove: db.prepare('DELETE FROM log_journal WHERE rowid <= ?'),
+  count: db.prepare('SELECT count(*) FROM log_journal').pluck(),
 });
 
 /**
- * The consume log rows that settlements in a busy SQLite commit write themselves (ADR-24) go first
+ * The consume log rows that SQLite settlements in place write themselves (ADR-24) go first
  * to `log_journal`, a table with no index, in the settlement's own commit: the balance move and
  * its row stay atomic (a crash keeps both or neither), and the commit appends to one b-tree
  * instead of writing the logs table's page and the pages of its seven indexes for the few dozen
@@ -75,6 +76,6 @@ export class SqliteLogJournal {
 
   /** Rows waiting in the journal. */
   count(): number {
-    return Number(this.db.prepare('SELECT count(*) FROM log_journal').pluck().get());
+    return Number(this.prepared().count.get());
   }
 }

@@ -19,21 +19,6 @@ export interface SettlementWriterOptions {
   intervalMs: number;
 }
 
-/**
- * Writes settled calls in batches, off the response path: every `intervalMs` or `batchSize`
- * calls, one main-database transaction deletes the batch's settled ledger rows, inserts their
- * consume log rows (when logs share the main database) and adds the used-quota, request and
- * access counters, one UPDATE per distinct user, token and channel. With a separate log database
- * the log rows go there first. Until a batch commits its ledger rows stay 'settled', so after a
- * kill -9 reconciliation writes what is missing. Only rows this transaction deleted are written:
- * a row the master reconciled meanwhile is not written twice. A failed batch stays queued and is
- * retried; nothing is dropped while the process lives. On SQLite the batch runs as prepared
- * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection; there, under
- * load, most settlements never reach it: they write their own log rows (ADR-24). PostgreSQL sends
- * the counters and COMMIT as one message, MySQL as one CALL (postgres-/mysql-settlement-batch.ts),
- * so the counted rows are locked only inside the server. Each flush (the timer's too) then moves
- * the log journal, where SQLite settlements in busy commits put their log rows, into logs (ADR-35).
- */
 /** A background write that keeps failing is logged once, and once more when it works again. */
 class FailureNotice {
   private failing = false;
@@ -55,6 +40,21 @@ class FailureNotice {
   }
 }
 
+/**
+ * Writes settled calls in batches, off the response path: every `intervalMs` or `batchSize`
+ * calls, one main-database transaction deletes the batch's settled ledger rows, inserts their
+ * consume log rows (when logs share the main database) and adds the used-quota, request and
+ * access counters, one UPDATE per distinct user, token and channel. With a separate log database
+ * the log rows go there first. Until a batch commits its ledger rows stay 'settled', so after a
+ * kill -9 reconciliation writes what is missing. Only rows this transaction deleted are written:
+ * a row the master reconciled meanwhile is not written twice. A failed batch stays queued and is
+ * retried; nothing is dropped while the process lives. On SQLite the batch runs as prepared
+ * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection; there, under
+ * load (and by default always), settlements never reach it: they write their own log rows (ADR-24). PostgreSQL sends
+ * the counters and COMMIT as one message, MySQL as one CALL (postgres-/mysql-settlement-batch.ts),
+ * so the counted rows are locked only inside the server. Each flush (the timer's too) then moves
+ * the log journal, where SQLite settlements in place put their log rows, into logs (ADR-35).
+ */
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];
   private flushing: Promise<void> | null = null;
