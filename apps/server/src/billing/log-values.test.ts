@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewLog } from '../db/repositories/log-repository.ts';
-import { LOG_COLUMNS, logValues } from './log-values.ts';
+import { LOG_COLUMNS, logValues, runLogRow } from './log-values.ts';
 import { completeLogRow } from './settlement-entry.ts';
 
 describe('logValues', () => {
@@ -32,5 +32,19 @@ describe('logValues', () => {
     // The stamp wins over the settlement time; a missing one takes it.
     expect(logValues(full, 9)[1]).toBe(1_700_000_000);
     expect(logValues(sparse, 9)).toEqual([7, 9, 2, null, '', '', '', 5, 0, 0, 0, 0, 0, 0, '', '', null]);
+  });
+});
+
+describe('runLogRow', () => {
+  it('hands the statement every value as its own argument, in order', () => {
+    const values = LOG_COLUMNS.map((column, index) => `${index}:${column}`);
+    const calls: unknown[][] = [];
+    runLogRow({ run: (...args: unknown[]) => calls.push(args) }, values);
+    expect(calls).toEqual([values]);
+  });
+
+  it('refuses a row with a value missing rather than binding it short', () => {
+    const run = () => runLogRow({ run: () => undefined }, LOG_COLUMNS.slice(1));
+    expect(run).toThrow(/17 values, got 16/);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import type { Payer } from './balance-moves.ts';
-import { LOG_COLUMNS, logValues } from './log-values.ts';
+import { LOG_COLUMNS, logValues, runLogRow } from './log-values.ts';
 import { type SettleAttempt, stampLog } from './settle-attempt.ts';
 import {
   aggregateCounters,
@@ -275,7 +275,7 @@ export class SqliteLedger {
       if (withLogs) {
         this.logInsert ??= prepareLogInsert(this.db);
         for (const item of claimed) {
-          if (item.log) this.logInsert.run(logValues(item.log, item.at));
+          if (item.log) runLogRow(this.logInsert, logValues(item.log, item.at));
         }
       }
       const counters = aggregateCounters(claimed);

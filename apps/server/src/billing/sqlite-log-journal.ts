@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { LOG_COLUMNS } from './log-values.ts';
+import { LOG_COLUMNS, runLogRow } from './log-values.ts';
 import { groupCommitOf } from './sqlite-group-commit.ts';
 
 /** Rows moved per transaction: one move holds the connection for a few milliseconds at most. */
@@ -43,7 +43,7 @@ export class SqliteLogJournal {
 
   /** Appends one row (values in LOG_COLUMNS order); runs inside the caller's transaction. */
   append(values: unknown[]): void {
-    this.prepared().insert.run(values);
+    runLogRow(this.prepared().insert, values);
   }
 
   /**
