@@ -9,6 +9,7 @@ import type { OptionStore } from '../../options/option-store.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
+import { formatLogOther } from './log-other.ts';
 import { settleAndRecord } from './record-charge.ts';
 
 /** How the call ended, as far as billing is concerned. */
@@ -78,28 +79,21 @@ function consumeLogRow(
   if (!outcome.usage) content += '，上游未返回用量，已按本地计数计费';
   if (outcome.interruption) content += `，${outcome.interruption}`;
   if (price.unpriced) content += '，模型未配置价格，按自用模式默认倍率计费';
-  const other: Record<string, unknown> = {
+  const effort = call.body.reasoning_effort;
+  const other = formatLogOther({
+    price,
     frt: outcome.firstResponseMs,
-    model_ratio: price.modelRatio,
-    group_ratio: price.groupRatio,
-    completion_ratio: price.completionRatio,
-    model_price: price.modelPrice ?? -1,
-    cache_tokens: usage.cachedTokens,
-    cache_ratio: price.cacheRatio,
-    cache_creation_tokens: usage.cacheWriteTokens,
-    cache_creation_ratio: price.cacheCreationRatio,
+    cacheTokens: usage.cachedTokens,
+    cacheCreationTokens: usage.cacheWriteTokens,
     group: caller.group,
-    request_id: context.requestId,
-    reserved_quota: context.reservation.amount,
-    usage_source: outcome.usage ? 'upstream' : 'local',
-    admin_info: { use_channel: context.attempts.map(String) },
-  };
-  if (outcome.upstreamModel !== call.model) {
-    other.is_model_mapped = true;
-    other.upstream_model_name = outcome.upstreamModel;
-  }
-  if (settlement.shortfall > 0) other.shortfall_quota = settlement.shortfall;
-  if (typeof call.body.reasoning_effort === 'string') other.reasoning_effort = call.body.reasoning_effort;
+    requestId: context.requestId,
+    reservedQuota: context.reservation.amount,
+    usageSource: outcome.usage ? 'upstream' : 'local',
+    attempts: context.attempts,
+    upstreamModelName: outcome.upstreamModel !== call.model ? outcome.upstreamModel : undefined,
+    shortfallQuota: settlement.shortfall,
+    reasoningEffort: typeof effort === 'string' ? effort : undefined,
+  });
   return {
     type: LogType.Consume,
     user_id: caller.user.id,
@@ -116,7 +110,7 @@ function consumeLogRow(
     group: caller.group,
     ip: context.clientIp,
     content,
-    other: JSON.stringify(other),
+    other,
   };
 }
 
