@@ -14,6 +14,12 @@ describe('parseRelayKey', () => {
     ['abc', { key: 'abc', channelId: null }],
     ['sk-abc-12', { key: 'abc', channelId: 12 }],
     ['sk-abc-x', { key: 'abc', channelId: null }],
+    ['sk-abc-12-34', { key: 'abc', channelId: 12 }],
+    ['sk-abc--12', { key: 'abc', channelId: null }],
+    ['sk--12', { key: '', channelId: 12 }],
+    ['sk-abc-', { key: 'abc', channelId: null }],
+    ['sk-abc-12345678901', { key: 'abc', channelId: null }],
+    ['', { key: '', channelId: null }],
   ])('%s', (raw, expected) => {
     expect(parseRelayKey(raw)).toEqual(expected);
   });
