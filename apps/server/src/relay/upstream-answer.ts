@@ -4,10 +4,13 @@ import { type Dispatcher, errors } from 'undici';
 import { type AbortSource, offAbort, onAbort } from './relay-abort.ts';
 import type { DeadlineKind, UpstreamDeadlines, WatchedCall } from './upstream-deadlines.ts';
 
-/** An upstream answer: its body read whole (`text`) or as a stream (`body`), never both. */
+/**
+ * An upstream answer: its body read whole (`text`, and `bytes`, what the upstream sent, kept to be
+ * passed on as they came) or as a stream (`body`), never both.
+ */
 export type UpstreamAnswer =
-  | { statusCode: number; headers: IncomingHttpHeaders; text: string; body: null }
-  | { statusCode: number; headers: IncomingHttpHeaders; text: null; body: Readable };
+  | { statusCode: number; headers: IncomingHttpHeaders; text: string; bytes: Buffer; body: null }
+  | { statusCode: number; headers: IncomingHttpHeaders; text: null; bytes: null; body: Readable };
 
 /** Whether an answer with this status and these headers is read whole before it is handed over. */
 export type BufferWhen = (statusCode: number, headers: IncomingHttpHeaders) => boolean;
@@ -130,7 +133,7 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
       },
     });
     this.body = body;
-    this.resolve({ statusCode, headers, text: null, body });
+    this.resolve({ statusCode, headers, text: null, bytes: null, body });
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -155,6 +158,7 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
         statusCode: this.statusCode,
         headers: this.headers,
         text: bytes.toString('utf8'),
+        bytes,
         body: null,
       });
       this.chunks = null;

@@ -252,6 +252,7 @@ function sendAttempt(
     statusCode: streamed.statusCode,
     headers: streamed.headers,
     text: null,
+    bytes: null,
     body: streamed.body,
   }));
 }

@@ -105,7 +105,7 @@ export async function sendConvertedJson(
  */
 export function sendWhole(
   reply: RelayReply,
-  payload: string,
+  payload: string | Buffer,
   done: (outcome: CallOutcome) => void,
   success: AttemptSuccess,
   usage: Usage | undefined,

@@ -90,9 +90,11 @@ function sendJson(
   // Read whole already in the common case: the answer goes out now. A failed read throws to
   // relayCall, which refunds the reservation.
   const text = readUpstreamText(context, success);
+  // Read whole: the bytes the upstream sent go out as they came (no second UTF-8 encoding of the
+  // text); a body read from a stream goes out as its text.
   return typeof text === 'string'
-    ? sendJsonText(context, success, reply, done, text)
-    : text.then((read) => sendJsonText(context, success, reply, done, read));
+    ? sendJsonText(context, success, reply, done, text, success.response.bytes ?? text)
+    : text.then((read) => sendJsonText(context, success, reply, done, read, read));
 }
 
 function sendJsonText(
@@ -101,6 +103,7 @@ function sendJsonText(
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
   text: string,
+  payload: string | Buffer,
 ): RelayReply {
   const { adapter, response } = success;
   const usage = adapter.readUsage(text, context.call.protocol);
@@ -118,7 +121,7 @@ function sendJsonText(
   reply
     .code(response.statusCode)
     .header('content-type', String(response.headers['content-type'] ?? 'application/json'));
-  return sendWhole(reply, text, done, success, usage, localCompletionTokens);
+  return sendWhole(reply, payload, done, success, usage, localCompletionTokens);
 }
 
 function sendStream(
