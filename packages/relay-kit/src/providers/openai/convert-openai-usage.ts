@@ -48,13 +48,17 @@ export function readOpenAIUsageFromText(text: string): Usage | undefined {
     char = text.charCodeAt(++start);
     while (char === 32 || char === 9 || char === 10 || char === 13) char = text.charCodeAt(++start);
     if (char === 123 /* { */) {
-      const end = findObjectEnd(text, start);
-      if (end !== -1) {
-        try {
-          return convertOpenAIUsage(JSON.parse(text.slice(start, end + 1)));
-        } catch {
-          // Fall through to the full parse.
-        }
+      // Usage objects hold numbers and objects of numbers: the braces alone find the end (indexOf
+      // runs at memchr speed, a character loop took ~8x longer). JSON.parse accepts the slice only
+      // when it is exactly one object, so a brace inside a string, which misplaces the end, fails
+      // the parse and the exact scan that skips strings is tried.
+      const end = findBracesEnd(text, start);
+      const usage = end === -1 ? undefined : parseSlice(text, start, end);
+      if (usage !== undefined) return convertOpenAIUsage(usage);
+      const exactEnd = findObjectEnd(text, start);
+      if (exactEnd !== -1 && exactEnd !== end) {
+        const exact = parseSlice(text, start, exactEnd);
+        if (exact !== undefined) return convertOpenAIUsage(exact);
       }
     } else if (text.startsWith('null', start)) {
       return undefined;
@@ -65,6 +69,36 @@ export function readOpenAIUsageFromText(text: string): Usage | undefined {
     return convertOpenAIUsage(body?.usage);
   } catch {
     return undefined;
+  }
+}
+
+/** The JSON value of `text` from `start` to `end` inclusive; undefined when it is not JSON. */
+function parseSlice(text: string, start: number, end: number): unknown {
+  try {
+    return JSON.parse(text.slice(start, end + 1)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Index of the `}` that balances the `{` at `start`, counting braces only (a brace inside a string
+ * counts too: callers check the slice); -1 if none.
+ */
+export function findBracesEnd(text: string, start: number): number {
+  let depth = 1;
+  let from = start + 1;
+  let open = text.indexOf('{', from);
+  for (;;) {
+    const close = text.indexOf('}', from);
+    if (close === -1) return -1;
+    while (open !== -1 && open < close) {
+      depth++;
+      open = text.indexOf('{', open + 1);
+    }
+    depth--;
+    if (depth === 0) return close;
+    from = close + 1;
   }
 }
 

@@ -11,7 +11,7 @@ import {
   streamOf,
   toBytes,
 } from '../../testing/sse-fixtures.js';
-import { readOpenAIUsageFromText } from './convert-openai-usage.js';
+import { findBracesEnd, readOpenAIUsageFromText } from './convert-openai-usage.js';
 import { openAIAdapter } from './openai-adapter.js';
 
 const url = (name: string) => new URL(`./__fixtures__/${name}`, import.meta.url);
@@ -171,6 +171,27 @@ describe('openAIAdapter.readUsage', () => {
     expect(
       readOpenAIUsageFromText('{"usage": { "prompt_tokens": 2, "note": "}" } }')?.inputTokens.total,
     ).toBe(2);
+  });
+
+  it('finds the usage object by its braces, and by the exact scan when a string holds a brace', () => {
+    const read = (text: string) => readOpenAIUsageFromText(text)?.inputTokens.total;
+    const nested =
+      '{"id":"x","usage":{"prompt_tokens":7,"prompt_tokens_details":{"cached_tokens":2}},' +
+      '"service_tier":"default","extra":{"a":{"b":1}}}';
+    expect(read(nested)).toBe(7);
+    expect(readOpenAIUsageFromText(nested)?.inputTokens.cacheRead).toBe(2);
+    expect(read('{"usage":{"prompt_tokens":3,"note":"{"}}')).toBe(3);
+    expect(read('{"usage":{"prompt_tokens":4,"note":"{{"},"more":{"x":"}"}}')).toBe(4);
+    expect(read('{"usage":{"prompt_tokens":5,"note":"\\\\}"}}')).toBe(5);
+    // Cut short: no usage from the slice, and the whole body is not JSON either.
+    expect(read('{"usage":{"prompt_tokens":6,"details":{"cached_tokens":1}')).toBeUndefined();
+  });
+
+  it('findBracesEnd balances braces only', () => {
+    expect(findBracesEnd('{}', 0)).toBe(1);
+    expect(findBracesEnd('x{"a":{"b":{}}}y', 1)).toBe(14);
+    expect(findBracesEnd('{"a":"}"}', 0)).toBe(6);
+    expect(findBracesEnd('{"a":{', 0)).toBe(-1);
   });
 
   it('sanitises bad counts', () => {
