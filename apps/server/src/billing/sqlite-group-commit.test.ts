@@ -50,6 +50,24 @@ describe('SqliteGroupCommit', () => {
     expect(commit.pending).toBe(0);
   });
 
+  it('lets work submitted in the next check phase join the group (one more poll phase)', async () => {
+    const sizes: number[] = [];
+    const size = () => {
+      sizes.push(commit.groupSize);
+      return commit.groupSize;
+    };
+    const late = await new Promise<Promise<number>[]>((resolve) => {
+      setImmediate(() => {
+        // Submitted in a check phase: the group's first hop is queued before the callback below,
+        // which submits in the same check phase as that hop, before the flush.
+        const first = commit.submit(size);
+        setImmediate(() => resolve([first, commit.submit(size)]));
+      });
+    });
+    await expect(Promise.all(late)).resolves.toEqual([2, 2]);
+    expect(sizes).toEqual([2, 2]);
+  });
+
   it('rolls back only the piece that throws; the others commit', async () => {
     const kept = commit.submit(insert('kept'));
     const failed = commit.submit(() => {

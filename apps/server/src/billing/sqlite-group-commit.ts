@@ -19,8 +19,9 @@ interface Work {
 
 /**
  * Group commit for the ledger's SQLite statements: work submitted during one turn of the event
- * loop runs on the next turn (setImmediate) in one IMMEDIATE transaction, and every submitter's
- * promise settles once that transaction has committed. A commit writes each touched page to the
+ * loop and the next (up to the check phase after one more poll phase: two setImmediate hops,
+ * ADR-37) runs in one IMMEDIATE transaction, and every submitter's promise settles once that
+ * transaction has committed. A commit writes each touched page to the
  * WAL once however many calls touched it (the user's row page, the ledger's pages): under load,
  * several reservations and settlements share one commit instead of paying one each.
  * Pieces must leave no partial writes when they answer normally (a refusal is an answer, not an
@@ -37,6 +38,13 @@ export class SqliteGroupCommit {
   /** Pieces in the transaction being run (0 outside one): a piece can tell how many share it. */
   private running = 0;
   private readonly flushBound = () => this.flush();
+  /**
+   * The group's first check phase: the flush moves to the next one, so that the I/O callbacks of
+   * one more poll phase join the group (ADR-37: at saturation ~5% less CPU per call, fewer commits
+   * of the same pages). The pending immediate keeps that poll from blocking: an idle loop gets to
+   * the flush at once.
+   */
+  private readonly gatherBound = () => setImmediate(this.flushBound);
   /** One transaction around every piece of the group. */
   private readonly runGroup: SQLite.Transaction<(group: Work[], values: unknown[]) => void>;
   /** One transaction around one piece (after a piece of the group threw). */
@@ -74,7 +82,7 @@ export class SqliteGroupCommit {
       this.queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(this.flushBound);
+        setImmediate(this.gatherBound);
       }
     });
   }
