@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Price } from '../../billing/price-book.ts';
+import { lookUpPrice, type Price, type PriceTables } from '../../billing/price-book.ts';
 import { formatLogOther, type LogOtherFields } from './log-other.ts';
 
 /** The object the consoles read, stringified the plain way: what formatLogOther must equal. */
@@ -29,15 +29,16 @@ function stringified(f: LogOtherFields): string {
   return JSON.stringify(other);
 }
 
+/** A price as the price book builds it, with fields overridden for the odd cases. */
+const TABLES: PriceTables = {
+  modelRatio: { 'gpt-4o-mini': 0.075 },
+  modelPrice: {},
+  completionRatio: { 'gpt-4o-mini': 4 },
+  cacheRatio: { 'gpt-4o-mini': 0.5 },
+  groupRatio: { default: 1 },
+};
 const price = (overrides: Partial<Price> = {}): Price => ({
-  model: 'gpt-4o-mini',
-  modelPrice: null,
-  modelRatio: 0.075,
-  completionRatio: 4,
-  cacheRatio: 0.5,
-  cacheCreationRatio: 1.25,
-  groupRatio: 1,
-  unpriced: false,
+  ...lookUpPrice(TABLES, 'gpt-4o-mini', 'default', false)!,
   ...overrides,
 });
 
