@@ -87,11 +87,10 @@ function sendJson(
   reply: RelayReply,
   done: (outcome: CallOutcome) => void,
 ): RelayReply | Promise<RelayReply> {
-  // Read whole already in the common case: the answer goes out now. A failed read throws to
-  // relayCall, which refunds the reservation.
+  // Read whole already in the common case: the answer goes out now, as the bytes the upstream
+  // sent (no second UTF-8 encoding of its text); a body read from a stream goes out as its text.
+  // A failed read throws to relayCall, which refunds the reservation.
   const text = readUpstreamText(context, success);
-  // Read whole: the bytes the upstream sent go out as they came (no second UTF-8 encoding of the
-  // text); a body read from a stream goes out as its text.
   return typeof text === 'string'
     ? sendJsonText(context, success, reply, done, text, success.response.bytes ?? text)
     : text.then((read) => sendJsonText(context, success, reply, done, read, read));
