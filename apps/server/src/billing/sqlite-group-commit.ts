@@ -21,9 +21,9 @@ interface Work {
  * Group commit for the ledger's SQLite statements: work submitted during one turn of the event
  * loop and the next (up to the check phase after one more poll phase: two setImmediate hops,
  * ADR-37) runs in one IMMEDIATE transaction, and every submitter's promise settles once that
- * transaction has committed. A commit writes each touched page to the
- * WAL once however many calls touched it (the user's row page, the ledger's pages): under load,
- * several reservations and settlements share one commit instead of paying one each.
+ * transaction has committed. A commit writes each touched page to the WAL once however many calls
+ * touched it (the user's row page, the ledger's pages): under load, several reservations and
+ * settlements share one commit instead of paying one each.
  * Pieces must leave no partial writes when they answer normally (a refusal is an answer, not an
  * exception). A piece that throws rolls the whole group back; each piece then runs again in its
  * own transaction, so only the failing one fails. A group that cannot begin or commit rejects its

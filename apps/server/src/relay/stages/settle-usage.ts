@@ -3,13 +3,13 @@ import { LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Settlement } from '../../billing/billing-service.ts';
 import { type BilledUsage, computeQuota } from '../../billing/compute-quota.ts';
-import type { Price } from '../../billing/price-book.ts';
 import type { NewLog } from '../../db/repositories/log-repository.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import { formatLogOther } from './log-other.ts';
+import { priceTextsOf } from './price-texts.ts';
 import { settleAndRecord } from './record-charge.ts';
 
 /** How the call ended, as far as billing is concerned. */
@@ -47,24 +47,13 @@ function partialStreamUsage(usage: BilledUsage, outcome: CallOutcome): BilledUsa
   return delivered > usage.completionTokens ? { ...usage, completionTokens: delivered } : usage;
 }
 
-/** The description of a price without call quantities, by price (prices are cached and frozen). */
-const priceDescriptions = new WeakMap<Price, string>();
-
 function describePrice(context: RelayContext): string {
   const { price, call } = context;
   if (price.fixedQuota !== undefined) {
     const count = call.quantities?.imageCount ?? 1;
     return `图片 ${count} 张，尺寸 ${call.quantities?.imageSize ?? '1024x1024'}，分组倍率 ${price.groupRatio.toFixed(2)}`;
   }
-  let description = priceDescriptions.get(price);
-  if (description === undefined) {
-    description =
-      price.modelPrice !== null
-        ? `模型价格 ${price.modelPrice.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`
-        : `模型倍率 ${price.modelRatio.toFixed(2)}，补全倍率 ${price.completionRatio.toFixed(2)}，分组倍率 ${price.groupRatio.toFixed(2)}`;
-    priceDescriptions.set(price, description);
-  }
-  return description;
+  return priceTextsOf(price).description;
 }
 
 /** The consume log row of a settled call: the quota is what settlement charged. */
