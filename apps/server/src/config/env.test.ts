@@ -24,3 +24,15 @@ describe('loadConfig: task polling', () => {
     expect(() => loadConfig({ UPDATE_TASK: 'sometimes' })).toThrow(/true or false/);
   });
 });
+
+describe('loadConfig: SQLite checkpoints', () => {
+  it('checkpoints the WAL from the worker every 250 ms by default (ADR-39)', () => {
+    expect(loadConfig({}).sqliteCheckpointMs).toBe(250);
+  });
+
+  it('takes SQLITE_CHECKPOINT_MS, 0 leaving checkpoints to SQLite, and refuses a value out of range', () => {
+    expect(loadConfig({ SQLITE_CHECKPOINT_MS: '50' }).sqliteCheckpointMs).toBe(50);
+    expect(loadConfig({ SQLITE_CHECKPOINT_MS: '0' }).sqliteCheckpointMs).toBe(0);
+    expect(() => loadConfig({ SQLITE_CHECKPOINT_MS: '-1' })).toThrow(ConfigError);
+  });
+});

@@ -16,7 +16,7 @@ export interface Config {
   database: DatabaseTarget;
   logDatabase: DatabaseTarget | null;
   /**
-   * SQLITE_CHECKPOINT_MS: a worker thread checkpoints the SQLite WAL this often (50 ms), so
+   * SQLITE_CHECKPOINT_MS: a worker thread checkpoints the SQLite WAL this often (250 ms, ADR-39), so
    * commits on the event loop rarely copy pages into the database file; 0 leaves it to SQLite.
    */
   sqliteCheckpointMs: number;
@@ -189,7 +189,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST?.trim() || '0.0.0.0',
     database,
     logDatabase,
-    sqliteCheckpointMs: readInteger(env, 'SQLITE_CHECKPOINT_MS', 50, 0, 60_000),
+    sqliteCheckpointMs: readInteger(env, 'SQLITE_CHECKPOINT_MS', 250, 0, 60_000),
     redisUrl,
     sessionSecret,
     cryptoSecret: env.CRYPTO_SECRET?.trim() || null,
