@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { targetsTable } from './bench-report.ts';
+import { switchyardFlagsNote, targetsTable } from './bench-report.ts';
 import type { BenchRun } from './bench-results.ts';
 
 const round = (index: number, rps: number) => ({ round: index, rps, cpuMs: 8000, ok: rps * 8, failed: 0 });
@@ -24,5 +24,15 @@ describe('the targets table', () => {
 
   it('leaves the floor out of runs without it', () => {
     expect(throughputRow(runWith(rounds))).not.toContain('floor');
+  });
+});
+
+describe("the report's note of Switchyard's Node flags", () => {
+  it("names npm start's flags, says so when there are none, and stays silent for older results", () => {
+    expect(switchyardFlagsNote(['--max-semi-space-size=32'])).toBe(
+      ', started as `npm start` does: `node --max-semi-space-size=32`',
+    );
+    expect(switchyardFlagsNote([])).toBe(', started as `npm start` does');
+    expect(switchyardFlagsNote(undefined)).toBe('');
   });
 });

@@ -302,6 +302,14 @@ export function targetsTable(run: BenchRun): string {
   return table(['target (issues 9 and 12)', 'this run', 'verdict'], rows);
 }
 
+/** How Switchyard was started, when the results say: with `npm start`'s Node flags. */
+export function switchyardFlagsNote(flags: readonly string[] | undefined): string {
+  if (flags === undefined) return '';
+  return flags.length === 0
+    ? ', started as `npm start` does'
+    : `, started as \`npm start\` does: \`node ${flags.join(' ')}\``;
+}
+
 export function renderReport(run: BenchRun): string {
   const { config, machine } = run;
   const sections: string[] = [];
@@ -317,7 +325,7 @@ same load.
 
 - Date: ${machine.date.slice(0, 10)} (the run took ${Math.round(run.elapsedSeconds)} s${config.soakSeconds > 0 ? `, ${config.soakSeconds} s of it the soak` : ''})
 - Machine: ${machine.cores} × ${machine.cpuModel}, ${machine.memoryGiB} GiB memory, Linux ${machine.kernel}, open-file limit ${machine.fileDescriptorLimit}
-- Node ${machine.node}; Switchyard ${machine.versions.switchyard} (commit ${machine.commit}), fastify ${machine.versions.fastify}, undici ${machine.versions.undici}
+- Node ${machine.node}; Switchyard ${machine.versions.switchyard} (commit ${machine.commit}${switchyardFlagsNote(machine.switchyardNodeFlags)}), fastify ${machine.versions.fastify}, undici ${machine.versions.undici}
 - autocannon ${machine.versions.autocannon}; @portkey-ai/gateway ${machine.versions['@portkey-ai/gateway']} with @hono/node-server ${machine.versions['@hono/node-server']} (npm override), hono ${machine.versions.hono}
 - CPU placement: ${run.pinned ? 'each gateway pinned to CPU 1; mock upstream and load generator share CPU 0 (taskset)' : 'not pinned: every process shares all cores'}
 - Phases: ${config.durationSeconds} s each after ${config.warmupSeconds} s of warm-up (chat; the embeddings and streaming phases after as long of their own calls), lightest first, 1 s apart; Switchyard with ${

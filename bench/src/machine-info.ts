@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { repositoryStartFlags } from './start-flags.ts';
 import { repositoryRoot } from './targets.ts';
 
 export interface MachineInfo {
@@ -15,6 +16,8 @@ export interface MachineInfo {
   fileDescriptorLimit: string;
   versions: Record<string, string>;
   commit: string;
+  /** The Node flags Switchyard ran with (`npm start`'s); absent in results written before session 36. */
+  switchyardNodeFlags?: string[];
 }
 
 function packageVersion(path: string): string {
@@ -56,5 +59,6 @@ export function machineInfo(): MachineInfo {
       hono: packageVersion('node_modules/hono'),
     },
     commit: `${shell('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' + uncommitted changes' : ''}`,
+    switchyardNodeFlags: repositoryStartFlags(repositoryRoot),
   };
 }

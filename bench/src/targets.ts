@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { BenchConfig, TargetName } from './bench-config.ts';
 import { openBenchDatabase } from './bench-database.ts';
 import { freePort, type SpawnedProcess, spawnProcess, waitForHttp } from './processes.ts';
+import { repositoryStartFlags } from './start-flags.ts';
 
 export const repositoryRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
@@ -251,6 +252,8 @@ export async function startSwitchyard(
     redisUrl: config.redisUrl,
   });
   const args = [
+    // The built bundle runs with `npm start`'s flags, as users run it; the sources without them.
+    ...(config.switchyardMode === 'dist' ? repositoryStartFlags(repositoryRoot) : []),
     ...config.switchyardNodeArgs,
     ...nodeArgs,
     // `npm run ab` variants: Node or V8 flags for this start only (NODE_OPTIONS refuses most V8 flags).
