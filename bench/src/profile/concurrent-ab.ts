@@ -95,7 +95,9 @@ async function main(): Promise<void> {
   const body = bodies(config);
   const results = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
   let targets: Target[] = [];
-  const start = async (round: number) => {
+  let starts = 0;
+  const start = async () => {
+    const round = starts++;
     await Promise.all(targets.map((target) => target.stop()));
     targets = new Array(variants.length);
     // Started one after the other (ports, database files), in an order that rotates.
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
   };
   try {
     for (let window = 0; window < windows; window++) {
-      if (window === 0 || (restartEvery > 0 && window % restartEvery === 0)) await start(window);
+      if (window === 0 || (restartEvery > 0 && window % restartEvery === 0)) await start();
       const recordings =
         perf && window === windows - 1
           ? targets.map((target, index) => {
