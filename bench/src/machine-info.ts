@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import type { BenchConfig } from './bench-config.ts';
 import { repositoryStartFlags } from './start-flags.ts';
 import { repositoryRoot } from './targets.ts';
 
@@ -16,7 +17,10 @@ export interface MachineInfo {
   fileDescriptorLimit: string;
   versions: Record<string, string>;
   commit: string;
-  /** The Node flags Switchyard ran with (`npm start`'s); absent in results written before session 36. */
+  /**
+   * The Node flags the built Switchyard ran with (`npm start`'s); absent when the bench ran the
+   * sources, and in results written before session 36.
+   */
   switchyardNodeFlags?: string[];
 }
 
@@ -38,7 +42,7 @@ function shell(command: string, args: string[]): string {
   }
 }
 
-export function machineInfo(): MachineInfo {
+export function machineInfo(config: Pick<BenchConfig, 'switchyardMode'>): MachineInfo {
   const processors = cpus();
   const dirty = shell('git', ['status', '--porcelain', '--', 'apps/server', 'packages']) !== '';
   return {
@@ -59,6 +63,7 @@ export function machineInfo(): MachineInfo {
       hono: packageVersion('node_modules/hono'),
     },
     commit: `${shell('git', ['rev-parse', '--short', 'HEAD'])}${dirty ? ' + uncommitted changes' : ''}`,
-    switchyardNodeFlags: repositoryStartFlags(repositoryRoot),
+    // Only the built bundle is started as `npm start` starts it (targets.ts).
+    ...(config.switchyardMode === 'dist' && { switchyardNodeFlags: repositoryStartFlags(repositoryRoot) }),
   };
 }

@@ -418,7 +418,7 @@ async function main(): Promise<void> {
       'npm run bench',
     ].join(' '),
     config,
-    machine: machineInfo(),
+    machine: machineInfo(config),
     pinned,
     busyBeforeStartPercent,
     notes,

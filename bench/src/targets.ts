@@ -160,6 +160,30 @@ export function startNamedTarget(
   return startSwitchyard(config, mockUrl, cpus, [...nodeArgs]);
 }
 
+/**
+ * Starts an A/B variant's gateway (`npm run ab`, `npm run ab:concurrent`): `env` holds its
+ * settings (`AB_TARGET` names the gateway). Children inherit process.env, so the settings are set
+ * for the start and then undone.
+ */
+export async function startVariantTarget(
+  env: Readonly<Record<string, string>>,
+  config: BenchConfig,
+  mockUrl: string,
+  cpus: string | null,
+  nodeArgs: readonly string[] = [],
+): Promise<Target> {
+  const saved = Object.keys(env).map((key) => [key, process.env[key]] as const);
+  Object.assign(process.env, env);
+  try {
+    return await startNamedTarget(env.AB_TARGET, config, mockUrl, cpus, nodeArgs);
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
+
 /** Builds apps/server/dist/main.js (esbuild) unless told not to; fails loudly. */
 export function buildSwitchyard(config: BenchConfig): void {
   if (config.switchyardMode !== 'dist') return;

@@ -29,10 +29,10 @@ import {
   probeTarget,
   repositoryRoot,
   startMock,
-  startNamedTarget,
+  startVariantTarget,
   type Target,
 } from '../targets.ts';
-import { pairedRatios, parseVariants, type Variant } from './ab-variants.ts';
+import { pairedRatios, parseVariants } from './ab-variants.ts';
 import { formatPerfSummary, parsePerfScript, summarizePerf } from './perf-samples.ts';
 
 /** Node flags that let `perf` name JavaScript frames (as `npm run perf` starts its target). */
@@ -52,26 +52,6 @@ async function stopPerf(perf: ChildProcess): Promise<void> {
 }
 
 const log = (message: string) => process.stderr.write(`[ab:concurrent] ${message}\n`);
-
-async function startVariant(
-  variant: Variant,
-  mockUrl: string,
-  cpus: string | null,
-  nodeArgs: readonly string[],
-): Promise<Target> {
-  const config = loadBenchConfig();
-  // Children inherit process.env: the variant's settings are set for the start, then undone.
-  const saved = Object.keys(variant.env).map((key) => [key, process.env[key]] as const);
-  Object.assign(process.env, variant.env);
-  try {
-    return await startNamedTarget(variant.env.AB_TARGET, config, mockUrl, cpus, nodeArgs);
-  } finally {
-    for (const [key, value] of saved) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-  }
-}
 
 async function main(): Promise<void> {
   const config = loadBenchConfig();
@@ -103,8 +83,9 @@ async function main(): Promise<void> {
     // Started one after the other (ports, database files), in an order that rotates.
     for (let step = 0; step < variants.length; step++) {
       const index = (step + round) % variants.length;
-      targets[index] = await startVariant(
-        variants[index]!,
+      targets[index] = await startVariantTarget(
+        variants[index]!.env,
+        config,
         mock.url,
         pinned ? '1' : null,
         perf ? PERF_MAP_FLAGS : [],

@@ -30,7 +30,7 @@ import { startLoadClient } from '../load/load-client.ts';
 import { hasTaskset, readCpuMs, readMainThreadCpuMs, readSystemCpuMs, stopAll } from '../processes.ts';
 import { bodies, chatLoad, chatRequest } from '../request-bodies.ts';
 import { roundOrder } from '../saturation-rounds.ts';
-import { buildSwitchyard, probeTarget, startMock, startNamedTarget } from '../targets.ts';
+import { buildSwitchyard, probeTarget, startMock, startVariantTarget } from '../targets.ts';
 import { pairedRatios, parseVariants } from './ab-variants.ts';
 
 /** TCP segments sent by the whole machine so far (/proc/net/snmp): loopback traffic of every process. */
@@ -72,16 +72,7 @@ async function main(): Promise<void> {
     // Rotated each round: the variant measured second in a round ran 5-15% slower in session 25's
     // sittings whichever build it was, so a fixed order reads as a difference between builds.
     for (const variant of roundOrder(variants, round)) {
-      // Children inherit process.env: the variant's settings are set for the start, then undone.
-      const saved = Object.keys(variant.env).map((key) => [key, process.env[key]] as const);
-      Object.assign(process.env, variant.env);
-      const cpus = pinned ? '1' : null;
-      const target = await startNamedTarget(variant.env.AB_TARGET, config, mock.url, cpus).finally(() => {
-        for (const [key, value] of saved) {
-          if (value === undefined) delete process.env[key];
-          else process.env[key] = value;
-        }
-      });
+      const target = await startVariantTarget(variant.env, config, mock.url, pinned ? '1' : null);
       try {
         await probeTarget(target, body);
         const chat = chatRequest(target, body.chat);
