@@ -191,6 +191,45 @@ describe('coding agents’ request shapes through every channel type', () => {
     expect((sent.body as { web_search_options?: unknown }).web_search_options).toBeUndefined();
   });
 
+  it('serves a Gemini CLI request on an Anthropic channel: JSON-schema tools, Google Search as web search', async () => {
+    const reply = await relayPost(
+      f,
+      null,
+      {
+        systemInstruction: { parts: [{ text: 'You are Gemini CLI.' }] },
+        contents: [{ role: 'user', parts: [{ text: 'read the file' }] }],
+        tools: [
+          {
+            functionDeclarations: [
+              {
+                name: 'read_file',
+                parametersJsonSchema: { type: 'object', properties: { path: { type: 'string' } } },
+              },
+            ],
+          },
+          { googleSearch: {} },
+        ],
+        generationConfig: { thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 } },
+      },
+      { path: `/v1beta/models/${CLAUDE}:streamGenerateContent?alt=sse`, headers: { 'x-goog-api-key': key } },
+    );
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.text).toContain('"functionCall":{"name":"read_file","args":{"path":"mock"}}');
+    const sent = f.mock.lastRequest()!.body as { tools: Array<Record<string, unknown>> };
+    expect(sent.tools.map((tool) => tool.name)).toEqual(['read_file', 'web_search']);
+  });
+
+  it('counts tokens for Claude Code’s newest request (with ?beta=true) on an Anthropic channel', async () => {
+    const { max_tokens: _max, ...request } = claudeCodeRequest(CLAUDE);
+    const reply = await relayPost(f, null, request, {
+      path: '/v1/messages/count_tokens?beta=true',
+      headers: anthropicHeaders(),
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json.input_tokens).toBeGreaterThan(0);
+    expect(f.mock.lastRequest()!.body).toEqual(request);
+  });
+
   it('lists models in Anthropic’s shape for a Bearer token with anthropic-version', async () => {
     const response = await fetch(`${f.baseUrl}/v1/models`, {
       headers: { authorization: `Bearer ${key}`, 'anthropic-version': '2023-06-01' },
