@@ -1,7 +1,7 @@
 import { AutoComplete, Button, Card, Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
-import { useQuotaDisplay } from '../../../lib/quota';
+import { formatQuota, useQuotaDisplay } from '../../../lib/quota';
 import type { SelfUser } from '../api/get-self';
 import { useUpdateNotificationSettingMutation } from '../api/update-notification-setting';
 import {
@@ -22,7 +22,7 @@ export function NotificationCard({ user }: { user: Pick<SelfUser, 'setting'> }) 
 
   const presets = QUOTA_WARNING_PRESETS.map((value) => ({
     value: String(value),
-    label: `${value} (${Number((value / quotaDisplay.quotaPerUnit).toFixed(2))}$)`,
+    label: `${value} (${formatQuota(value, { displayInCurrency: true, quotaPerUnit: quotaDisplay.quotaPerUnit })})`,
   }));
 
   const onFinish = async (values: NotificationFormValues) => {
