@@ -5,6 +5,7 @@ import {
   launchBrowser,
   login,
   loginAsRoot,
+  motionsDone,
   newSession,
   screenshot,
   sessionUserId,
@@ -151,11 +152,15 @@ describe('console polish at laptop widths', () => {
   const openUntil = async (page: Page, path: string, text: string) => {
     const target = page.getByText(text, { exact: true }).first();
     await page.goto(path);
-    for (let attempt = 0; attempt < 10 && !(await target.isVisible()); attempt += 1) {
-      await page.waitForTimeout(500);
-      await page.reload();
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await target.waitFor({ timeout: 3_000 });
+        return;
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await page.reload();
+      }
     }
-    await target.waitFor();
   };
 
   for (const { viewport, language, theme, label } of LAPTOP_CASES) {
@@ -265,7 +270,9 @@ describe('console polish at laptop widths', () => {
         await page.getByRole('button', { name: text.addToken }).click();
         const drawer = page.getByRole('dialog', { name: text.createToken });
         await drawer.getByText(text.groupPlaceholder).waitFor();
-        await screenshot(page, `token-group-placeholder-${label}`, { fullPage: false });
+        await drawer.getByText(text.groupPlaceholder).scrollIntoViewIfNeeded();
+        await motionsDone(page);
+        await page.screenshot({ path: `${SCREENSHOT_DIR}/token-group-placeholder-${label}.png` });
         await page.keyboard.press('Escape');
         await drawer.waitFor({ state: 'hidden' });
         const row = page.getByRole('row').filter({ hasText: 'polish-token' });

@@ -61,7 +61,13 @@ export async function newLaptopSession(
  * covered by another element (a fixed column's cell is drawn over the scrolled ones).
  */
 export async function expectReachable(target: Locator, what: string): Promise<void> {
-  await target.scrollIntoViewIfNeeded().catch(() => undefined);
+  // Brought into view vertically only: scrolling the table sideways would hide what is tested.
+  await target.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    if (rect.top < 0 || rect.bottom > window.innerHeight) {
+      window.scrollBy(0, rect.top - window.innerHeight / 2);
+    }
+  });
   const box = await target.boundingBox();
   const page = target.page();
   const viewport = page.viewportSize();

@@ -72,7 +72,9 @@ describe('NotificationCard threshold', () => {
     expect(screen.getByLabelText('额度预警阈值')).toHaveValue('5000000');
     await user.click(screen.getByRole('button', { name: '保存设置' }));
     await waitFor(() => expect(fetch.calls('PUT /api/user/setting')).toHaveLength(1));
-    expect(fetch.calls('PUT /api/user/setting')[0]?.body).toMatchObject({ quota_warning_threshold: 5_000_000 });
+    expect(fetch.calls('PUT /api/user/setting')[0]?.body).toMatchObject({
+      quota_warning_threshold: 5_000_000,
+    });
   });
 
   it('takes a free amount and refuses one that is not a positive number', async () => {
