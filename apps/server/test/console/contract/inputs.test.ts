@@ -86,6 +86,49 @@ describe('console contract: odd inputs and small answers', () => {
     expectOk(await root.delete(`/api/redemption/${id}/`));
   });
 
+  it('takes back what the edit forms loaded (EditChannel, EditToken, EditUser send the whole object)', async () => {
+    const channelId = await createChannel(root, { name: 'edit-me', models: 'gpt-4o', group: 'default' });
+    const channel = expectOk(await root.get(`/api/channel/${channelId}`));
+    const models: string[] = channel.models.split(',');
+    const groups: string[] = channel.group.split(',');
+    const edited = {
+      ...channel,
+      models: [...models, 'gpt-4o-mini'].join(','),
+      groups,
+      group: groups.join(','),
+    };
+    expectOk(await root.put('/api/channel/', { ...edited, name: 'edited', id: channelId }));
+    expect(expectOk(await root.get(`/api/channel/${channelId}`))).toMatchObject({
+      name: 'edited',
+      models: 'gpt-4o,gpt-4o-mini',
+    });
+
+    const [created] = expectOk(
+      await user.post('/api/token/', {
+        name: 'edit-token',
+        remain_quota: 10,
+        expired_time: -1,
+        unlimited_quota: false,
+        model_limits_enabled: false,
+        model_limits: '',
+        allow_ips: '',
+        group: '',
+      }),
+    );
+    const token = expectOk(await user.get(`/api/token/${created.id}`));
+    expectOk(
+      await user.put('/api/token/', { ...token, name: 'edited-token', model_limits: '', id: token.id }),
+    );
+    expect(expectOk(await user.get(`/api/token/${created.id}`)).name).toBe('edited-token');
+
+    const { items } = expectOk(await root.get('/api/user/search?keyword=inputs&group=&p=1&page_size=10'));
+    const loaded = expectOk(await root.get(`/api/user/${items[0].id}`));
+    expectOk(
+      await root.put('/api/user/', { ...loaded, password: '', display_name: 'Edited', id: loaded.id }),
+    );
+    expect(expectOk(await root.get(`/api/user/${loaded.id}`)).display_name).toBe('Edited');
+  });
+
   it('answers the counts and lists the console reads as plain values', async () => {
     const a = await createChannel(root, { name: 'a', models: 'gpt-4o', group: 'default' });
     const b = await createChannel(root, { name: 'b', models: 'gpt-4o-mini', group: 'default' });
