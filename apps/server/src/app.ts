@@ -39,6 +39,7 @@ import { isObservabilityPath } from './observability/request-metrics.ts';
 import { OptionStore } from './options/option-store.ts';
 import { installErrorHandler, sendError } from './plugins/error-handler.ts';
 import { lazyChildLoggerFactory } from './plugins/lazy-request-logger.ts';
+import { loggerOptions } from './plugins/log-serializers.ts';
 import { createRequestId } from './plugins/request-id.ts';
 import { routeFamilyOf } from './plugins/route-family.ts';
 import { installValidation } from './plugins/validation.ts';
@@ -66,15 +67,6 @@ export interface BuildAppOptions {
 /** How long shutdown waits for in-flight reservations once connections are closed. */
 const RESERVATION_DRAIN_MS = 5_000;
 
-/** Fields never written to logs. */
-const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'req.headers["x-goog-api-key"]',
-  'res.headers["set-cookie"]',
-];
-
 function defaultWebDist(config: Config): string | null {
   const candidate =
     config.webDistDirectory ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -87,7 +79,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   const lane = new RelayLane();
   const app = Fastify({
     serverFactory: (handler, options) => serverWithLane(lane, handler, options),
-    logger: logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: loggerOptions(config.logLevel, logger),
     genReqId: createRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,

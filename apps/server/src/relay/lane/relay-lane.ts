@@ -111,10 +111,8 @@ export class RelayLane {
     reply.header('X-Oneapi-Request-Id', id);
     const logInfo = ready.logRequests;
     if (logInfo) {
-      log.info(
-        { req: { method: raw.method, url: raw.url, host: raw.headers.host, remoteAddress: request.ip } },
-        'incoming request',
-      );
+      // The app's request serializer writes it (the URL with its credentials redacted).
+      log.info({ req: request }, 'incoming request');
     }
     // 'close' comes once: `on` spares the `once` wrapper.
     res.on('close', () => {
