@@ -39,7 +39,7 @@ describe('changedDestinationFields', () => {
   });
 
   it('treats an unset column and an empty value alike', () => {
-    const bare = { type: 1, base_url: null, other: null, setting: null } as ChannelRow;
+    const bare = { type: 1, base_url: null, other: null, setting: null } as unknown as ChannelRow;
     expect(changedDestinationFields({ base_url: '', other: '', setting: '' }, bare)).toEqual([]);
   });
 });
