@@ -42,6 +42,7 @@ import { lazyChildLoggerFactory } from './plugins/lazy-request-logger.ts';
 import { loggerOptions } from './plugins/log-serializers.ts';
 import { createRequestId } from './plugins/request-id.ts';
 import { routeFamilyOf } from './plugins/route-family.ts';
+import { untrustedForwardWarning } from './plugins/untrusted-forward-warning.ts';
 import { installValidation } from './plugins/validation.ts';
 import { createDatabaseRateLimiter } from './rate-limit/database-rate-limiter.ts';
 import { limitByIp } from './rate-limit/rate-limit-hooks.ts';
@@ -244,8 +245,11 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     throw error;
   }
 
+  // One warning (an hour) for X-Forwarded-For from a proxy TRUSTED_PROXIES does not name.
+  const warnUntrustedForward = untrustedForwardWarning(config.trustProxy, app.log);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Oneapi-Request-Id', request.id);
+    warnUntrustedForward(request.raw);
   });
   await app.register(fastifyCookie);
   installValidation(app);
@@ -281,6 +285,6 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     await app.services.database.destroy();
     if (app.services.logDatabase !== app.services.database) await app.services.logDatabase.destroy();
   });
-  lane.open(app);
+  lane.open(app, warnUntrustedForward);
   return app;
 }
