@@ -7,6 +7,7 @@ import { ErrorCode } from '@switchyard/shared';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppServices } from './app-services.ts';
+import { SessionStore } from './auth/session-store.ts';
 import { VerificationService } from './auth/verification-service.ts';
 import { ledgerTimingFromEnv } from './billing/ledger-timing.ts';
 import { NodeInstance } from './billing/node-instance.ts';
@@ -202,6 +203,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       database,
       logDatabase,
       sessionSecret: '',
+      sessions: new SessionStore(database),
       startTime: Math.floor(Date.now() / 1000),
       version: VERSION,
       bus,
