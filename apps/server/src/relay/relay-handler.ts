@@ -2,6 +2,7 @@ import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switch
 import { ErrorCode, LogType } from '@switchyard/shared';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
 import { GatewayError, requestRefused } from '../errors/gateway-error.ts';
+import { redactCredentials } from '../lib/redact-credentials.ts';
 import { channelHealthOf } from '../routing/channel-health-service.ts';
 import { createRelayContext, type RelayCaller, type RelayContext } from './relay-context.ts';
 import type { RelayReply, RelayRequest } from './relay-exchange.ts';
@@ -20,7 +21,8 @@ import { settleUsage } from './stages/settle-usage.ts';
 /** Queues an error log row (type 5) for a relay call that failed after pricing. */
 function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unknown): void {
   const { caller, call } = context;
-  const message = error instanceof Error ? error.message : String(error);
+  // An upstream's message may quote its URL with the channel's key.
+  const message = redactCredentials(error instanceof Error ? error.message : String(error));
   relay.logWriter.write({
     type: LogType.Error,
     user_id: caller.user.id,

@@ -12,6 +12,11 @@ import type { ChannelFilter, ChannelListOptions } from '../../db/repositories/ch
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { forbidden, invalidRequest } from '../../errors/gateway-error.ts';
 import { ok, readPaging } from '../envelope.ts';
+import {
+  CHANNEL_KEY_MISSING,
+  changedDestinationFields,
+  KEY_REQUIRED_FOR_NEW_DESTINATION,
+} from './channel-key-destination.ts';
 import { channelChanges, channelsToCreate } from './channel-rules.ts';
 import { toChannelView } from './channel-view.ts';
 import { listKnownModels } from './known-models.ts';
@@ -101,6 +106,11 @@ export async function channelRoutes(app: FastifyInstance): Promise<void> {
     const current = await channels.findById(body.id);
     if (!current) throw invalidRequest('渠道不存在');
     const changes = channelChanges(body, current);
+    if (changes.key === undefined) {
+      if (current.key === '') throw invalidRequest(CHANNEL_KEY_MISSING);
+      if (!isRootRole(currentUser(request).role) && changedDestinationFields(changes, current).length > 0)
+        throw forbidden(KEY_REQUIRED_FOR_NEW_DESTINATION);
+    }
     let updated: Awaited<ReturnType<typeof channels.update>>;
     try {
       updated = await channels.update(body.id, changes);

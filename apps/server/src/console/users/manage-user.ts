@@ -19,7 +19,7 @@ const ACTION_TEXT: Record<UserManageAction, string> = {
  * new role and status, which the console row takes.
  */
 export async function manageUser(
-  services: Pick<AppServices, 'users' | 'logs'>,
+  services: Pick<AppServices, 'users' | 'logs' | 'sessions'>,
   actor: UserRow,
   targetId: number,
   action: UserManageAction,
@@ -57,6 +57,8 @@ export async function manageUser(
   } else {
     await services.users.update(target.id, { role, status });
   }
+  // A disabled or deleted user's sessions end on every node (re-enabling does not revive them).
+  if (action === 'delete' || action === 'disable') await services.sessions.revokeAllOf(target.id);
   await services.logs.insert({
     user_id: target.id,
     username: target.username,
