@@ -46,6 +46,9 @@ export const AGENT_MODELS = {
   gemini: 'gemini-2.5-flash',
 } as const;
 
+/** Embedding models the OpenAI and Gemini channels serve besides. */
+export const EMBEDDING_MODELS = { openai: 'text-embedding-3-small', gemini: 'gemini-embedding-001' } as const;
+
 export type AgentChannelKind = keyof typeof AGENT_MODELS;
 
 /** The gateway the agents talk to: a real port, the mock as one channel of each type, a token. */
@@ -63,10 +66,11 @@ export async function startAgentGateway(): Promise<AgentGateway> {
   const f = await startRelayFixture();
   const channelIds = {} as Record<AgentChannelKind, number>;
   for (const kind of Object.keys(AGENT_MODELS) as AgentChannelKind[]) {
+    const models = [AGENT_MODELS[kind], ...(kind === 'anthropic' ? [] : [EMBEDDING_MODELS[kind]])];
     channelIds[kind] = await createChannel(f, {
       name: kind,
       type: CHANNEL_TYPES[kind],
-      models: AGENT_MODELS[kind],
+      models: models.join(','),
     });
   }
   const { key } = await createToken(f.root, { name: 'agent' });
@@ -189,7 +193,7 @@ export interface ReportedUsage {
 }
 
 /** The quota a log row's tokens cost at the default catalogue's prices (group ratio 1). */
-function catalogueQuota(
+export function catalogueQuota(
   model: string,
   row: { prompt_tokens: number; completion_tokens: number; other: string },
 ) {

@@ -1,12 +1,15 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, jsonSchema, type LanguageModel, stepCountIs, streamText, tool } from 'ai';
+import { embedMany, generateText, jsonSchema, type LanguageModel, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settledLogs } from '../../relay/relay-support.ts';
 import {
   AGENT_MODELS,
   type AgentChannelKind,
   type AgentGateway,
+  catalogueQuota,
+  EMBEDDING_MODELS,
   expectAgentBilled,
   startAgentGateway,
 } from './agent-support.ts';
@@ -113,6 +116,35 @@ describe('the Vercel AI SDK through the gateway', () => {
       });
       expect(deltas.length).toBeGreaterThan(1);
       expect(deltas.join('')).toBe(`Hello from mock ${model}: ${PROMPT}`);
+    });
+  });
+
+  describe.each([
+    ['openai', 'openai'],
+    ['google', 'gemini'],
+    ['google', 'openai'],
+  ] as const)('embedMany through %s against the %s channel', (provider, channel) => {
+    it('returns one vector per value and logs one priced call', async () => {
+      const model = EMBEDDING_MODELS[channel];
+      const base = gateway.f.baseUrl;
+      const embeddingModel =
+        provider === 'openai'
+          ? createOpenAI({ apiKey: gateway.key, baseURL: `${base}/v1` }).embedding(model)
+          : createGoogleGenerativeAI({ apiKey: gateway.key, baseURL: `${base}/v1beta` }).embedding(model);
+      const seen = (await settledLogs(gateway.f)).length;
+      const result = await embedMany({
+        model: embeddingModel,
+        values: ['one two', 'three four five'],
+        maxRetries: 0,
+      });
+      expect(result.embeddings).toHaveLength(2);
+      expect(result.embeddings[0]!.length).toBeGreaterThan(0);
+      const rows = (await settledLogs(gateway.f)).slice(seen);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ model_name: model, channel_id: gateway.channelIds[channel] });
+      expect(rows[0]!.prompt_tokens).toBeGreaterThan(0);
+      if (provider === 'openai') expect(rows[0]!.prompt_tokens).toBe(result.usage.tokens);
+      expect(rows[0]!.quota).toBe(catalogueQuota(model, rows[0]!));
     });
   });
 });
