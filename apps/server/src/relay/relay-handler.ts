@@ -1,7 +1,7 @@
 import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode, LogType } from '@switchyard/shared';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
-import { GatewayError } from '../errors/gateway-error.ts';
+import { GatewayError, requestRefused } from '../errors/gateway-error.ts';
 import { channelHealthOf } from '../routing/channel-health-service.ts';
 import { createRelayContext, type RelayCaller, type RelayContext } from './relay-context.ts';
 import type { RelayReply, RelayRequest } from './relay-exchange.ts';
@@ -56,12 +56,7 @@ export function parseCall(codec: ProtocolCodec, request: RelayRequest): RelayCal
       headers: request.headers as Record<string, string | string[] | undefined>,
     });
   } catch (error) {
-    if (isRelayRequestError(error)) {
-      throw new GatewayError(ErrorCode.RequestInvalidBody, error.message, {
-        status: 400,
-        type: 'invalid_request_error',
-      });
-    }
+    if (isRelayRequestError(error)) throw requestRefused(error.message);
     throw error;
   }
 }
@@ -157,6 +152,9 @@ export async function relayCall(
       );
       channelHealthOf(request.server.services, request.server.log).reportRelayFailure(channel, failure);
     });
+    if (success.plan.mode === 'convert' && success.plan.note !== undefined) {
+      request.log.info({ channel: success.channel.id, model: call.model }, success.plan.note);
+    }
     const sent = sendResponse(
       context,
       success,

@@ -43,6 +43,13 @@ export interface ProviderAdapter {
    */
   readonly inlineRemoteImages?: boolean | undefined;
   /**
+   * The upstream has a search tool of its own that a converted call's chat `web_search_options`
+   * maps to (Anthropic's web search tool, Gemini's Google Search grounding). Without it, the
+   * server drops a converted call's web search request (with a note in the log) instead of
+   * sending a field the upstream would refuse.
+   */
+  readonly webSearch?: boolean | undefined;
+  /**
    * Builds the upstream HTTP request: URL from the channel's base URL, credentials, channel model
    * mapping, parameter and header overrides, and the site's model `settings` (defaults when
    * absent). Throws `RelayRequestError` for a protocol the adapter cannot serve.

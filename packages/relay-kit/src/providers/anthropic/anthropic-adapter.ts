@@ -19,6 +19,7 @@ export const anthropicAdapter: ProviderAdapter = {
   name: 'anthropic',
   nativeProtocols: ['anthropic-messages'],
   convertibleProtocols: ['openai-chat'],
+  webSearch: true,
   buildRequest: convertToAnthropicRequest,
   createPassthroughTap: (options?: PassthroughTapOptions) => createAnthropicUsageTap(options),
   toStreamParts: createAnthropicStreamTransformer,

@@ -29,6 +29,7 @@ export const geminiAdapter: ProviderAdapter = {
   name: 'gemini',
   nativeProtocols: ['gemini'],
   convertibleProtocols: ['openai-chat'],
+  webSearch: true,
   // Gemini only reads inline images (or files it stores): the server downloads image URLs.
   inlineRemoteImages: true,
   buildRequest(call: RelayCall, channel: ChannelRuntime, settings?: ProviderSettings): UpstreamRequest {
