@@ -48,6 +48,9 @@ describe('Claude Code through the gateway', () => {
         DISABLE_AUTOUPDATER: '1',
         DISABLE_ERROR_REPORTING: '1',
         DISABLE_BUG_COMMAND: '1',
+        // With tool search on, Claude Code sends a model it does not know a "DeferredToolPlaceholder"
+        // tool (defer_loading, "never call this tool") before Glob; the mock calls the first tool.
+        ENABLE_TOOL_SEARCH: 'false',
       });
       const args = [
         '-p',
