@@ -195,7 +195,7 @@ export interface ReportedUsage {
 /** The quota a log row's tokens cost at the default catalogue's prices (group ratio 1). */
 export function catalogueQuota(
   model: string,
-  row: { prompt_tokens: number; completion_tokens: number; other: string },
+  row: { prompt_tokens: number; completion_tokens: number; other: string | null },
 ) {
   const price = lookUpPrice(
     {
@@ -210,7 +210,7 @@ export function catalogueQuota(
     false,
   );
   if (!price) throw new Error(`${model} is not priced by the catalogue`);
-  const other = JSON.parse(row.other) as { cache_tokens?: number; cache_creation_tokens?: number };
+  const other = JSON.parse(row.other ?? '{}') as { cache_tokens?: number; cache_creation_tokens?: number };
   return computeQuota(
     price,
     {

@@ -69,7 +69,7 @@ describe('the Vercel AI SDK through the gateway', () => {
     const model = AGENT_MODELS[channel];
 
     it('generateText completes a tool round trip, billed exactly', async () => {
-      let steps: Awaited<ReturnType<typeof generateText>>['steps'] = [];
+      let steps: ReadonlyArray<{ toolCalls: unknown[]; toolResults: unknown[] }> = [];
       let text = '';
       const calls = await expectAgentBilled(gateway, { model, channel }, async () => {
         const result = await generateText({
