@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +57,41 @@ export interface AgentGateway {
   f: RelayFixture;
   key: string;
   channelIds: Record<AgentChannelKind, number>;
+  /** Where the agents' proxy variables point: every request sent there is refused and recorded. */
+  trap: NetworkTrap;
   close(): Promise<void>;
+}
+
+/** A local HTTP proxy that refuses everything and records what was asked of it. */
+export interface NetworkTrap {
+  url: string;
+  /** `CONNECT host:port` or `METHOD url`, in arrival order. */
+  attempts: string[];
+  close(): Promise<void>;
+}
+
+async function startNetworkTrap(): Promise<NetworkTrap> {
+  const attempts: string[] = [];
+  const server = createServer((request, response) => {
+    attempts.push(`${request.method} ${request.url}`);
+    response.writeHead(403).end();
+  });
+  server.on('connect', (request, socket) => {
+    attempts.push(`CONNECT ${request.url}`);
+    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+  });
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    attempts,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
 }
 
 const CHANNEL_TYPES: Record<AgentChannelKind, number> = { openai: 1, anthropic: 14, gemini: 24 };
@@ -74,7 +109,17 @@ export async function startAgentGateway(): Promise<AgentGateway> {
     });
   }
   const { key } = await createToken(f.root, { name: 'agent' });
-  return { f, key, channelIds, close: () => f.close() };
+  const trap = await startNetworkTrap();
+  return {
+    f,
+    key,
+    channelIds,
+    trap,
+    close: async () => {
+      await trap.close();
+      await f.close();
+    },
+  };
 }
 
 /**
@@ -105,15 +150,16 @@ export function createAgentWorkspace(): AgentWorkspace {
 
 /**
  * The environment of an agent run: nothing inherited but PATH, a private HOME, and every
- * proxy variable pointing at a closed local port, so anything but the gateway (listed in
- * NO_PROXY) fails at once instead of leaving the machine. Each CLI's own switches for
+ * proxy variable pointing at the gateway's network trap, so anything but the gateway (listed in
+ * NO_PROXY) is refused and recorded instead of leaving the machine. Each CLI's own switches for
  * telemetry, updates and error reports are added by its test.
  */
 export function confinedEnv(
+  gateway: AgentGateway,
   workspace: AgentWorkspace,
   extra: Record<string, string>,
 ): Record<string, string> {
-  const deadProxy = 'http://127.0.0.1:9';
+  const trapProxy = gateway.trap.url;
   return {
     PATH: `${workspace.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: workspace.home,
@@ -125,11 +171,11 @@ export function confinedEnv(
     TERM: 'dumb',
     NO_COLOR: '1',
     CI: '1',
-    HTTP_PROXY: deadProxy,
-    HTTPS_PROXY: deadProxy,
-    http_proxy: deadProxy,
-    https_proxy: deadProxy,
-    ALL_PROXY: deadProxy,
+    HTTP_PROXY: trapProxy,
+    HTTPS_PROXY: trapProxy,
+    http_proxy: trapProxy,
+    https_proxy: trapProxy,
+    ALL_PROXY: trapProxy,
     NO_PROXY: '127.0.0.1,localhost',
     no_proxy: '127.0.0.1,localhost',
     ...extra,

@@ -40,7 +40,7 @@ describe('Claude Code through the gateway', () => {
   async function runClaude(model: string): Promise<ClaudeResult> {
     const workspace = createAgentWorkspace();
     try {
-      const env = confinedEnv(workspace, {
+      const env = confinedEnv(gateway, workspace, {
         ANTHROPIC_BASE_URL: gateway.f.baseUrl,
         ANTHROPIC_AUTH_TOKEN: gateway.key,
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -64,6 +64,8 @@ describe('Claude Code through the gateway', () => {
       ];
       const run = await runAgent('claude', args, { cwd: workspace.cwd, env });
       expectSuccess(run);
+      // Nothing but the gateway: no telemetry, update check or sync went out through the proxy.
+      expect(gateway.trap.attempts).toEqual([]);
       return JSON.parse(run.stdout) as ClaudeResult;
     } finally {
       workspace.remove();

@@ -75,12 +75,14 @@ describe('Codex through the gateway', () => {
     const workspace = createAgentWorkspace();
     try {
       writeCodexHome(workspace, gateway.f.baseUrl, model);
-      const env = confinedEnv(workspace, { SWITCHYARD_API_KEY: gateway.key, RUST_LOG: 'error' });
+      const env = confinedEnv(gateway, workspace, { SWITCHYARD_API_KEY: gateway.key, RUST_LOG: 'error' });
       // The workspace is a throwaway directory and the only command run is the fake `mock`:
       // no sandbox (it needs bubblewrap) and no approvals (nobody is there to give them).
       const args = ['exec', '--json', '--strict-config', '--skip-git-repo-check', '-s', 'danger-full-access'];
       const run = await runAgent('codex', [...args, 'Run the mock command.'], { cwd: workspace.cwd, env });
       expectSuccess(run);
+      // Nothing but the gateway: no telemetry, update check or sync went out through the proxy.
+      expect(gateway.trap.attempts).toEqual([]);
       return run.stdout
         .split('\n')
         .filter((line) => line.startsWith('{'))

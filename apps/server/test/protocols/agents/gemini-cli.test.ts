@@ -58,7 +58,7 @@ describe('Gemini CLI through the gateway', () => {
     const workspace = createAgentWorkspace();
     try {
       writeGeminiSettings(workspace);
-      const env = confinedEnv(workspace, {
+      const env = confinedEnv(gateway, workspace, {
         GOOGLE_GEMINI_BASE_URL: gateway.f.baseUrl,
         GEMINI_API_KEY: gateway.key,
         // Headless runs need the folder trusted; the workspace is a throwaway directory.
@@ -67,6 +67,8 @@ describe('Gemini CLI through the gateway', () => {
       const args = ['-p', 'Find the mock file.', '-m', model, '-o', 'json', '--approval-mode', 'yolo'];
       const run = await runAgent('gemini', args, { cwd: workspace.cwd, env });
       expectSuccess(run);
+      // Nothing but the gateway: no telemetry, update check or sync went out through the proxy.
+      expect(gateway.trap.attempts).toEqual([]);
       return JSON.parse(run.stdout) as GeminiResult;
     } finally {
       workspace.remove();
