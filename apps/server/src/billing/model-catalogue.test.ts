@@ -41,6 +41,8 @@ const REQUIRED = [
   'claude-opus-4',
   'claude-haiku-4-5-20251001',
   'claude-haiku-4-5',
+  'claude-sonnet-4-6',
+  'claude-opus-4-7',
   'gemini-2.5-pro',
   'gemini-2.5-flash',
   'gemini-2.5-flash-lite',

@@ -10,7 +10,7 @@
 
 /** When the prices below were compared with the providers' public price pages. */
 export const CATALOGUE_CHECKED =
-  '2025-11 (the OpenAI, Anthropic, Google AI, DeepSeek, Alibaba Cloud Model Studio, xAI, Moonshot, Z.ai, Mistral and Cohere price pages as known at that date)';
+  '2025-11 (the OpenAI, Anthropic, Google AI, DeepSeek, Alibaba Cloud Model Studio, xAI, Moonshot, Z.ai, Mistral and Cohere price pages as known at that date); Anthropic models released since: the price table Anthropic ships in Claude Code 2.1.332';
 
 /** A token-priced model, in USD per 1M tokens. */
 export interface ModelListing {
@@ -24,11 +24,11 @@ export interface ModelListing {
 
 const openai = (input: number, output: number, cacheRead?: number): ModelListing =>
   cacheRead === undefined ? { input, output } : { input, output, cacheRead };
-/** Anthropic: cache hits at 0.1 × input, 5-minute cache writes at 1.25 × input. */
-const claude = (input: number, output: number): ModelListing => ({
+/** Anthropic: cache hits at 0.1 × input unless listed, 5-minute cache writes at 1.25 × input. */
+const claude = (input: number, output: number, cacheRead = input / 10): ModelListing => ({
   input,
   output,
-  cacheRead: input / 10,
+  cacheRead,
   cacheWrite: input * 1.25,
 });
 
@@ -75,7 +75,22 @@ export const MODEL_PRICES_USD: Readonly<Record<string, ModelListing>> = {
   'text-embedding-3-large': openai(0.13, 0.13),
   'text-embedding-ada-002': openai(0.1, 0.1),
 
-  // Anthropic (dated ids and their aliases)
+  // Anthropic (dated ids and their aliases; ids without a date are the model's only id)
+  'claude-opus-5-5': claude(4, 20, 0.2),
+  'claude-opus-5': claude(5, 25),
+  'claude-opus-4-8': claude(5, 25),
+  'claude-opus-4-7': claude(5, 25),
+  'claude-opus-4-6': claude(5, 25),
+  'claude-sonnet-5-5': claude(2, 10, 0.1),
+  'claude-sonnet-5': claude(2, 10),
+  'claude-sonnet-4-6': claude(3, 15),
+  'claude-haiku-5-5': claude(0.1, 0.5),
+  'claude-fable-5-2': claude(8, 40, 0.2),
+  'claude-fable-5-1': claude(10, 50, 0.25),
+  'claude-fable-5': claude(10, 50),
+  'claude-mythos-5-2': claude(8, 40, 0.2),
+  'claude-mythos-5-1': claude(10, 50, 0.25),
+  'claude-mythos-5': claude(10, 50),
   'claude-opus-4-5-20251101': claude(5, 25),
   'claude-opus-4-5': claude(5, 25),
   'claude-opus-4-1-20250805': claude(15, 75),
@@ -102,6 +117,7 @@ export const MODEL_PRICES_USD: Readonly<Record<string, ModelListing>> = {
 
   // Google Gemini (paid tier, text input)
   'gemini-3-pro-preview': openai(2, 12, 0.2),
+  'gemini-3-flash-preview': openai(0.5, 3, 0.05),
   'gemini-2.5-pro': openai(1.25, 10, 0.125),
   'gemini-2.5-flash': openai(0.3, 2.5, 0.03),
   'gemini-2.5-flash-preview-09-2025': openai(0.3, 2.5, 0.03),
