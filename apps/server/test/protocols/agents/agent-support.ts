@@ -47,6 +47,9 @@ export const AGENT_MODELS = {
   gemini: 'gemini-2.5-flash',
 } as const;
 
+/** The model Claude Code 2.1.332 asks for when given none; the Anthropic channel serves it too. */
+export const CLAUDE_CODE_DEFAULT_MODEL = 'claude-opus-5-5';
+
 /** Embedding models the OpenAI and Gemini channels serve besides. */
 export const EMBEDDING_MODELS = { openai: 'text-embedding-3-small', gemini: 'gemini-embedding-001' } as const;
 
@@ -101,7 +104,10 @@ export async function startAgentGateway(): Promise<AgentGateway> {
   const f = await startRelayFixture();
   const channelIds = {} as Record<AgentChannelKind, number>;
   for (const kind of Object.keys(AGENT_MODELS) as AgentChannelKind[]) {
-    const models = [AGENT_MODELS[kind], ...(kind === 'anthropic' ? [] : [EMBEDDING_MODELS[kind]])];
+    const models = [
+      AGENT_MODELS[kind],
+      kind === 'anthropic' ? CLAUDE_CODE_DEFAULT_MODEL : EMBEDDING_MODELS[kind],
+    ];
     channelIds[kind] = await createChannel(f, {
       name: kind,
       type: CHANNEL_TYPES[kind],

@@ -3,6 +3,7 @@ import {
   AGENT_MODELS,
   type AgentChannelKind,
   type AgentGateway,
+  CLAUDE_CODE_DEFAULT_MODEL,
   confinedEnv,
   createAgentWorkspace,
   expectAgentBilled,
@@ -37,7 +38,7 @@ describe('Claude Code through the gateway', () => {
   });
   afterAll(async () => gateway.close());
 
-  async function runClaude(model: string): Promise<ClaudeResult> {
+  async function runClaude(model: string | undefined): Promise<ClaudeResult> {
     const workspace = createAgentWorkspace();
     try {
       const env = confinedEnv(gateway, workspace, {
@@ -51,17 +52,11 @@ describe('Claude Code through the gateway', () => {
         // With tool search on, Claude Code sends a model it does not know a "DeferredToolPlaceholder"
         // tool (defer_loading, "never call this tool") before Glob; the mock calls the first tool.
         ENABLE_TOOL_SEARCH: 'false',
+        // A refusal fails the run at once instead of after ten retries.
+        CLAUDE_CODE_MAX_RETRIES: '0',
       });
-      const args = [
-        '-p',
-        'Find the mock file.',
-        '--model',
-        model,
-        '--tools',
-        'Glob',
-        '--output-format',
-        'json',
-      ];
+      const args = ['-p', 'Find the mock file.', '--tools', 'Glob', '--output-format', 'json'];
+      if (model !== undefined) args.push('--model', model);
       const run = await runAgent('claude', args, { cwd: workspace.cwd, env });
       expectSuccess(run);
       // Nothing but the gateway: no telemetry, update check or sync went out through the proxy.
@@ -103,4 +98,21 @@ describe('Claude Code through the gateway', () => {
     },
     90_000,
   );
+
+  it('runs with its default model (the newest request shape) on an Anthropic channel, billed exactly', async () => {
+    let result: ClaudeResult | undefined;
+    const model = CLAUDE_CODE_DEFAULT_MODEL;
+    const calls = await expectAgentBilled(gateway, { model, channel: 'anthropic' }, async () => {
+      result = await runClaude(undefined);
+      const usage = result.usage;
+      return {
+        calls: result.num_turns,
+        prompt: usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens,
+        completion: usage.output_tokens,
+      };
+    });
+    expect(result?.result).toMatch(new RegExp(`^Hello from mock ${model}: `));
+    expect(calls.map((call) => (call.body as { model: string }).model)).toEqual([model, model]);
+    expect(toolResultsIn(calls[1]!).join()).toContain('mock/mock');
+  }, 90_000);
 });
