@@ -43,7 +43,7 @@ function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unkno
 }
 
 /** Parses the body with the route's codec; malformed input becomes a 400 in the client's shape. */
-export function parseCall(codec: ProtocolCodec, request: RelayRequest): RelayCall {
+export function parseCall(codec: Pick<ProtocolCodec, 'parseRequest'>, request: RelayRequest): RelayCall {
   try {
     const [path, search = ''] = request.url.split('?', 2);
     const query = new URLSearchParams(search);

@@ -172,6 +172,7 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
   'GET /v1beta/models': 'token',
   'GET /v1beta/openai/models': 'token',
   'POST /v1/messages': 'token',
+  'POST /v1/messages/count_tokens': 'token',
   'POST /v1/responses': 'token',
   'POST /v1/models/*': 'token',
   'POST /v1beta/models/*': 'token',

@@ -56,6 +56,16 @@ export interface ProviderAdapter {
    */
   buildRequest(call: RelayCall, channel: ChannelRuntime, settings?: ProviderSettings): UpstreamRequest;
   /**
+   * The upstream's own token count for a call of a native protocol (Anthropic's
+   * `/v1/messages/count_tokens`, Gemini's `:countTokens`), sent as the client wrote it. Absent when
+   * the upstream has none: the gateway then answers with its own estimate.
+   */
+  buildCountTokensRequest?(
+    call: RelayCall,
+    channel: ChannelRuntime,
+    settings?: ProviderSettings,
+  ): UpstreamRequest;
+  /**
    * Asynchronous credential preparation (OAuth access tokens for Vertex AI, for example), run by
    * the server before `buildRequest`; returns the channel to build with (same object when nothing
    * changes). Adapters may cache results keyed by the credential; network only through `fetch`.

@@ -25,6 +25,8 @@ export interface PlanConversions {
   chatCall(): RelayCall;
   /** The chat call without its `web_search_options`, for upstreams with no search tool. */
   chatCallWithoutWebSearch(): RelayCall;
+  /** The call as an OpenAI embeddings call (codecs with `toEmbeddingsCall`). */
+  embeddingsCall(): RelayCall;
 }
 
 /** The log note of a converted call whose web search request the upstream cannot serve. */
@@ -61,6 +63,9 @@ export function planUpstreamCall(
       return { mode: 'convert', call: conversions.chatCallWithoutWebSearch(), note: WEB_SEARCH_DROPPED };
     }
     return { mode: 'convert', call: chat };
+  }
+  if (codec.toEmbeddingsCall !== undefined && isNativeProtocol(adapter, 'openai-embeddings')) {
+    return { mode: 'convert', call: conversions.embeddingsCall() };
   }
   return null;
 }

@@ -112,6 +112,7 @@ export function runAttempts(
 class CallConversions {
   private converted: RelayCall | undefined;
   private withoutSearch: RelayCall | undefined;
+  private embeddings: RelayCall | undefined;
   private inlined: Map<RelayCall, Promise<RelayCall>> | undefined;
 
   constructor(
@@ -132,6 +133,11 @@ class CallConversions {
       this.withoutSearch = { ...chat, body };
     }
     return this.withoutSearch;
+  }
+
+  embeddingsCall(): RelayCall {
+    this.embeddings ??= this.codec.toEmbeddingsCall ? this.codec.toEmbeddingsCall(this.call) : this.call;
+    return this.embeddings;
   }
 
   inlineImages(target: RelayCall): Promise<RelayCall> {
