@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { QueryInteger, queryInteger } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireRoot } from '../../auth/guards.ts';
-import { DEFAULT_MODEL_RATIO } from '../../billing/default-ratios.ts';
+import { DEFAULT_PRICE_OPTIONS } from '../../billing/default-ratios.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
 import { isSecretOptionKey } from '../../options/option-defaults.ts';
 import { ok } from '../envelope.ts';
@@ -36,8 +36,13 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
     return ok();
   });
 
+  // Restores the four price tables the ratio editor shows from the built-in model catalogue
+  // (the reference resets ModelRatio alone, which left new models without their completion and
+  // cache ratios).
   app.post('/option/rest_model_ratio', { onRequest: requireRoot }, async () => {
-    await options.persist('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO));
+    for (const [key, table] of Object.entries(DEFAULT_PRICE_OPTIONS)) {
+      await options.persist(key, JSON.stringify(table));
+    }
     return ok(undefined, '重置模型倍率成功');
   });
 
