@@ -49,10 +49,6 @@ describe('Claude Code through the gateway', () => {
         DISABLE_AUTOUPDATER: '1',
         DISABLE_ERROR_REPORTING: '1',
         DISABLE_BUG_COMMAND: '1',
-        // With tool search on, Claude Code puts a "DeferredToolPlaceholder" tool (defer_loading,
-        // "never call this tool") before Glob for its default model and for models it does not
-        // know; the mock calls the first tool it is given, deferred or not.
-        ENABLE_TOOL_SEARCH: 'false',
         // A refusal fails the run at once instead of after ten retries.
         CLAUDE_CODE_MAX_RETRIES: '0',
       });

@@ -105,6 +105,22 @@ describe('Claude Messages, newest request shape', () => {
     });
   });
 
+  it('leaves out deferred tools, which the model sees only after a tool search', () => {
+    const chat = anthropicMessagesCodec.toChatCall!(
+      parseAnthropicMessagesRequest({
+        json: {
+          ...newest,
+          tools: [
+            { name: 'DeferredToolPlaceholder', defer_loading: true, input_schema: { type: 'object' } },
+            { name: 'Glob', input_schema: { type: 'object', properties: { pattern: { type: 'string' } } } },
+          ],
+        },
+      }),
+    );
+    const tools = chat.body.tools as Array<{ function: { name: string } }>;
+    expect(tools.map((tool) => tool.function.name)).toEqual(['Glob']);
+  });
+
   it('refuses a server tool chat cannot run, naming it', () => {
     try {
       anthropicMessagesCodec.toChatCall!(

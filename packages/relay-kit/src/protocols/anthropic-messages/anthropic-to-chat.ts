@@ -12,7 +12,7 @@ type ChatPart = Record<string, unknown>;
  * `tool_result` → `tool` messages placed before the user's other content; thinking and server
  * tool blocks dropped, other blocks kept as their text; tools, tool_choice, stop_sequences,
  * sampling parameters and `metadata.user_id` mapped, the web search server tool →
- * `web_search_options`; streams ask for usage. Fields chat has no equivalent for (`thinking`,
+ * `web_search_options`, tools marked `defer_loading` left out; streams ask for usage. Fields chat has no equivalent for (`thinking`,
  * `output_config`, `context_management`, cache control...) are dropped. Throws
  * `RelayRequestError` for content that would be lost (images by file id, other server tools).
  */
@@ -47,6 +47,8 @@ export function anthropicToChatCall(call: RelayCall): RelayCall {
     const tools: Record<string, unknown>[] = [];
     source.tools.forEach((tool: unknown, index) => {
       const record = isRecord(tool) ? tool : {};
+      // A deferred tool is out of the model's sight until a tool search loads it, which chat has not.
+      if (record.defer_loading === true) return;
       if (isRecord(record.input_schema)) tools.push(convertTool(record));
       else if (typeof record.type === 'string' && record.type.startsWith('web_search')) {
         body.web_search_options = webSearchOptions(record);
