@@ -109,11 +109,11 @@ describe('console polish at laptop widths', () => {
         group: 'default',
       });
     }
-    const channels = await call<{ items: { id: number; name: string }[] }>(
+    const channels = await call<{ id: number; name: string }[]>(
       'GET',
       '/api/channel/search?keyword=polish-scroll-0',
     );
-    channelId = channels.items.find((channel) => channel.name === 'polish-scroll-0')?.id ?? 0;
+    channelId = channels.find((channel) => channel.name === 'polish-scroll-0')?.id ?? 0;
     expect(channelId).toBeGreaterThan(0);
     for (const [name, quota] of [
       [username, 1_000_000],
