@@ -1,0 +1,137 @@
+import { type Kysely, sql } from 'kysely';
+import type { DatabaseKind } from '../../config/env.ts';
+import type { DatabaseHandle } from '../database.ts';
+import { knownMigrationNames } from '../migrate.ts';
+import { deletedAtStyles } from '../soft-delete.ts';
+import {
+  type AdoptionPlan,
+  type ColumnAddition,
+  describeAddition,
+  planColumnAdditions,
+} from './plan-adoption.ts';
+import { AdoptionRefused, recogniseSource } from './recognise-source.ts';
+import { logTableColumns, mainTableColumns } from './required-columns.ts';
+import { readMigrationNames, readSchema, type SchemaMap } from './schema-inspector.ts';
+
+/**
+ * Legacy columns whose values Switchyard reads under another name: GORM named new-api's
+ * `OpenAIOrganization` field `open_ai_organization`. The legacy column stays as it is.
+ */
+const legacyNames: Record<string, Record<string, string>> = {
+  channels: { openai_organization: 'open_ai_organization' },
+};
+
+/** The legacy column to copy into a column just added, when the table has one. */
+function carriedColumnFor(schema: SchemaMap, { table, column }: ColumnAddition): string | null {
+  const legacy = legacyNames[table]?.[column.name];
+  return legacy !== undefined && schema.get(table)?.has(legacy) ? legacy : null;
+}
+
+/** Where adoption writes its one-line steps (the app's logger, or the console for the check). */
+export interface AdoptionLog {
+  info(message: string): void;
+}
+
+/** The version a later new-api records in its `setups` table, when there is one. */
+async function readSetupVersion(db: Kysely<unknown>, schema: SchemaMap): Promise<string | null> {
+  if (!schema.get('setups')?.has('version')) return null;
+  const rows = await sql<{ version: string }>`select version from setups order by id desc`.execute(db);
+  return rows.rows[0]?.version ?? null;
+}
+
+/**
+ * Reads a database and says what adoption would do: the product that wrote it and the columns to
+ * add. Changes nothing. `withLogs` includes the log table (the main database holds the logs).
+ * Throws AdoptionRefused for a database Switchyard cannot adopt.
+ */
+export async function planAdoption(
+  db: Kysely<unknown>,
+  kind: DatabaseKind,
+  withLogs: boolean,
+): Promise<AdoptionPlan & { schema: SchemaMap }> {
+  const schema = await readSchema(db, kind);
+  const migrations = await readMigrationNames(db, schema);
+  const source = recogniseSource(schema, migrations, knownMigrationNames, await readSetupVersion(db, schema));
+  const required = withLogs ? { ...mainTableColumns, ...logTableColumns } : mainTableColumns;
+  const { additions, incompatible } = planColumnAdditions(schema, required);
+  if (incompatible.length > 0) {
+    throw new AdoptionRefused(
+      `the ${source.product} database has columns of a type Switchyard cannot use (${incompatible.join('; ')}): a newer, incompatible version? nothing was changed`,
+    );
+  }
+  return { source, additions, schema };
+}
+
+/** Adds one column; an addition another node made meanwhile counts as done. */
+async function addColumn(db: Kysely<unknown>, kind: DatabaseKind, addition: ColumnAddition): Promise<void> {
+  const { table, column } = addition;
+  try {
+    await db.schema
+      .alterTable(table)
+      .addColumn(column.name, column.type as 'text', (c) =>
+        column.fallback === undefined ? c : c.notNull().defaultTo(column.fallback),
+      )
+      .execute();
+  } catch (error) {
+    const now = await readSchema(db, kind);
+    if (now.get(table)?.has(column.name)) return;
+    throw new Error(
+      `adoption failed adding ${describeAddition(addition)}: ${error instanceof Error ? error.message : String(error)}; nothing else was changed by this step, start again to finish`,
+    );
+  }
+}
+
+/**
+ * Brings an existing database to the columns Switchyard's code reads, before the migrations run:
+ * recognises the product (refusing what it cannot adopt), then only adds columns, one logged line
+ * each. Idempotent: a second run finds nothing to add. Also the start-up check of every database,
+ * so one the migration log calls current but that lacks columns is repaired.
+ */
+export async function adoptDatabase(
+  main: DatabaseHandle,
+  logs: DatabaseHandle | null,
+  log: AdoptionLog,
+): Promise<AdoptionPlan> {
+  const plan = await planAdoption(main.db as Kysely<unknown>, main.kind, logs === null);
+  if (plan.source.firstAdoption) {
+    log.info(`adopt: found a ${plan.source.product} database (${plan.source.version}); adopting it in place`);
+  } else if (plan.additions.length > 0) {
+    log.info(
+      `adopt: the ${plan.source.product} database lacks ${plan.additions.length} column(s); adding them`,
+    );
+  }
+  for (const addition of plan.additions) {
+    await addColumn(main.db as Kysely<unknown>, main.kind, addition);
+    log.info(`adopt: added column ${describeAddition(addition)}`);
+    const carried = carriedColumnFor(plan.schema, addition);
+    if (carried !== null) {
+      await sql`update ${sql.table(addition.table)} set ${sql.ref(addition.column.name)} = ${sql.ref(carried)}
+        where ${sql.ref(carried)} is not null`.execute(main.db);
+      log.info(`adopt: copied ${addition.table}.${carried} into ${addition.table}.${addition.column.name}`);
+    }
+  }
+  if (logs !== null) {
+    const logSchema = await readSchema(logs.db as Kysely<unknown>, logs.kind);
+    const logPlan = planColumnAdditions(logSchema, logTableColumns);
+    if (logPlan.incompatible.length > 0) {
+      throw new AdoptionRefused(
+        `the log database has columns of a type Switchyard cannot use (${logPlan.incompatible.join('; ')}); nothing was changed`,
+      );
+    }
+    for (const addition of logPlan.additions) {
+      await addColumn(logs.db as Kysely<unknown>, logs.kind, addition);
+      log.info(`adopt: added column ${describeAddition(addition)} (log database)`);
+    }
+  }
+  return plan;
+}
+
+/** Reads how the soft-delete tables store `deleted_at` and records it on the handle. */
+export async function detectDeletedAtStyles(handle: DatabaseHandle): Promise<void> {
+  const schema = await readSchema(handle.db as Kysely<unknown>, handle.kind);
+  handle.deletedAt = deletedAtStyles({
+    users: schema.get('users')?.get('deleted_at'),
+    tokens: schema.get('tokens')?.get('deleted_at'),
+    redemptions: schema.get('redemptions')?.get('deleted_at'),
+  });
+}
