@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guards.ts';
+import { readJsonColumn } from '../../db/json-column.ts';
 import type { MidjourneyFilter, MidjourneyRow } from '../../db/repositories/midjourney-repository.ts';
 import type { TaskFilter, TaskRow } from '../../db/repositories/task-repository.ts';
 import { midjourneySettingsOf } from '../../tasks/midjourney-submit.ts';
@@ -15,15 +16,6 @@ const millisecondsOf = (value: number | '' | undefined): number => {
   return number > 0 && number < 100_000_000_000 ? number * 1000 : number;
 };
 const text = (value: string | undefined): string => value?.trim() ?? '';
-
-function parseJson(value: string | null): unknown {
-  if (!value) return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Drawing (Midjourney) and async task (Suno) lists for admins (every row, channel filter) and
@@ -59,7 +51,7 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
       fail_reason: row.fail_reason ?? '',
       channel_id: Number(row.channel_id),
       quota: Number(row.quota),
-      buttons: parseJson(row.buttons),
+      buttons: readJsonColumn(row.buttons),
       properties: publicProperties(row.properties),
     };
   };
@@ -79,8 +71,8 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
     start_time: Number(row.start_time),
     finish_time: Number(row.finish_time),
     progress: row.progress,
-    properties: parseJson(row.properties),
-    data: parseJson(row.data),
+    properties: readJsonColumn(row.properties),
+    data: readJsonColumn(row.data),
   });
 
   const midjourneyFilterOf = (query: MidjourneyListQuery, userId: number | null): MidjourneyFilter => {
