@@ -14,17 +14,35 @@ import { logTableColumns, mainTableColumns } from './required-columns.ts';
 import { readMigrationNames, readSchema, type SchemaMap } from './schema-inspector.ts';
 
 /**
- * Legacy columns whose values Switchyard reads under another name: GORM named new-api's
- * `OpenAIOrganization` field `open_ai_organization`. The legacy column stays as it is.
+ * Legacy values Switchyard reads under another column, copied into that column in the step that
+ * adds it (the legacy column stays as it is): GORM named new-api's `OpenAIOrganization` field
+ * `open_ai_organization`; one-api keeps a token's allowed models in `models` (a limit whenever it
+ * is not empty) and its allowed addresses in `subnet`.
  */
-const legacyNames: Record<string, Record<string, string>> = {
-  channels: { openai_organization: 'open_ai_organization' },
-};
+const carriedValues: Array<{ table: string; column: string; from: string; as: 'copy' | 'flag' }> = [
+  { table: 'channels', column: 'openai_organization', from: 'open_ai_organization', as: 'copy' },
+  { table: 'tokens', column: 'model_limits', from: 'models', as: 'copy' },
+  { table: 'tokens', column: 'model_limits_enabled', from: 'models', as: 'flag' },
+  { table: 'tokens', column: 'allow_ips', from: 'subnet', as: 'copy' },
+];
 
-/** The legacy column to copy into a column just added, when the table has one. */
-function carriedColumnFor(schema: SchemaMap, { table, column }: ColumnAddition): string | null {
-  const legacy = legacyNames[table]?.[column.name];
-  return legacy !== undefined && schema.get(table)?.has(legacy) ? legacy : null;
+/** Fills a column just added from the legacy column that holds its values, when the table has one. */
+async function carryValues(
+  db: Kysely<unknown>,
+  schema: SchemaMap,
+  { table, column }: ColumnAddition,
+  log: AdoptionLog,
+) {
+  for (const rule of carriedValues) {
+    if (rule.table !== table || rule.column !== column.name || !schema.get(table)?.has(rule.from)) continue;
+    const from = sql.ref(rule.from);
+    const value = rule.as === 'copy' ? from : sql.lit(1);
+    await sql`update ${sql.table(table)} set ${sql.ref(column.name)} = ${value}
+      where ${from} is not null and ${from} <> ''`.execute(db);
+    log.info(
+      `adopt: ${rule.as === 'copy' ? 'copied' : 'set'} ${table}.${column.name} from ${table}.${rule.from}`,
+    );
+  }
 }
 
 /** Where adoption writes its one-line steps (the app's logger, or the console for the check). */
@@ -103,12 +121,7 @@ export async function adoptDatabase(
   for (const addition of plan.additions) {
     await addColumn(main.db as Kysely<unknown>, main.kind, addition);
     log.info(`adopt: added column ${describeAddition(addition)}`);
-    const carried = carriedColumnFor(plan.schema, addition);
-    if (carried !== null) {
-      await sql`update ${sql.table(addition.table)} set ${sql.ref(addition.column.name)} = ${sql.ref(carried)}
-        where ${sql.ref(carried)} is not null`.execute(main.db);
-      log.info(`adopt: copied ${addition.table}.${carried} into ${addition.table}.${addition.column.name}`);
-    }
+    await carryValues(main.db as Kysely<unknown>, plan.schema, addition, log);
   }
   if (logs !== null) {
     const logSchema = await readSchema(logs.db as Kysely<unknown>, logs.kind);
