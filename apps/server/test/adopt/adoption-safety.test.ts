@@ -68,6 +68,19 @@ describe('adoption safety', () => {
     );
   });
 
+  it('refuses duplicate dashboard buckets before changing anything', async () => {
+    database = await createTestDatabase();
+    await writeNewApiDatabase(database.target, 'http://127.0.0.1:9');
+    await runSql(database.target, [
+      'INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) SELECT user_id, username, model_name, created_at, 1, 1, 1 FROM quota_data WHERE id = 1',
+    ]);
+    const before = await snapshot(database);
+    await expect(startOn(database.target)).rejects.toThrow(
+      /quota_data holds 1 \(user_id, model_name, created_at\) bucket/,
+    );
+    expect(await snapshot(database)).toEqual(before);
+  });
+
   it('repairs the half-adopted state: migrations recorded, legacy columns', async () => {
     database = await createTestDatabase();
     await writeNewApiDatabase(database.target, 'http://127.0.0.1:9');

@@ -63,6 +63,17 @@ describe('starting on a new-api v0.4.8.9.1 database', () => {
     if (testDatabaseKind === 'sqlite') {
       const backup = server.lines.find((line) => line.includes('.pre-switchyard-'));
       expect(backup).toMatch(/^adopt: copied .+ to .+\.pre-switchyard-\d{8}-\d{6}\.bak before changing it/);
+      // The copy is the untouched new-api file: its channels still lack Switchyard's columns.
+      const copy = {
+        kind: 'sqlite' as const,
+        location: String(backup?.split(' to ')[1]?.split(' before')[0]),
+      };
+      const columns = await querySql<{ name: string }>(
+        copy,
+        "SELECT name FROM pragma_table_info('channels')",
+      );
+      expect(columns.map((column) => column.name)).not.toContain('param_override');
+      expect(await querySql(copy, 'SELECT id FROM users')).toHaveLength(3);
     }
     // The legacy channel organisation column carries over into Switchyard's.
     const [channel] = await querySql<{ openai_organization: string }>(

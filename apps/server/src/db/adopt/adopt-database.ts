@@ -77,7 +77,27 @@ export async function planAdoption(
       `the ${source.product} database has columns of a type Switchyard cannot use (${incompatible.join('; ')}): a newer, incompatible version? nothing was changed`,
     );
   }
+  if (source.firstAdoption) await refuseDuplicateBuckets(db, schema);
   return { source, additions, schema };
+}
+
+/**
+ * Migration 001 puts a unique index on quota_data's (user, model, hour) buckets. new-api keeps
+ * them unique too, except when several of its nodes raced; refuse before changing anything
+ * rather than stop half-way in the migration (rows are never deleted by adoption).
+ */
+async function refuseDuplicateBuckets(db: Kysely<unknown>, schema: SchemaMap): Promise<void> {
+  const columns = schema.get('quota_data');
+  if (!columns?.has('user_id') || !columns.has('model_name') || !columns.has('created_at')) return;
+  const result = await sql<{ n: number | string }>`
+    select count(*) as n from (select user_id from quota_data
+      group by user_id, model_name, created_at having count(*) > 1) duplicates`.execute(db);
+  const duplicates = Number(result.rows[0]?.n ?? 0);
+  if (duplicates > 0) {
+    throw new AdoptionRefused(
+      `quota_data holds ${duplicates} (user_id, model_name, created_at) bucket(s) in more than one row, which Switchyard's unique index forbids; merge them (sum token_used, count, quota into one row per bucket) and start again; nothing was changed`,
+    );
+  }
 }
 
 /** Adds one column; an addition another node made meanwhile counts as done. */
