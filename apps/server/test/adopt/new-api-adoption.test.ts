@@ -189,6 +189,12 @@ describe('starting on a new-api v0.4.8.9.1 database', () => {
     expect(drawings.items[0]).toMatchObject({ mj_id: '1738000123456789', submit_time: 1738000000123 });
     const tasks = envelope(await root.get('/api/task/?p=0&page_size=50')).data;
     expect(tasks.items[0]).toMatchObject({ task_id: 'suno-task-1', data: taskData });
+    const buckets = envelope(
+      await root.get('/api/data/?username=alice&start_timestamp=1737990000&end_timestamp=1738010000'),
+    );
+    expect(buckets.data).toEqual([
+      expect.objectContaining({ model_name: 'gpt-4o-mini', quota: 1500, token_used: 600 }),
+    ]);
     const status = envelope(await server.app.inject({ method: 'GET', url: '/api/status' }));
     expect(status.data).toMatchObject({ system_name: 'Legacy Gateway' });
   });
@@ -220,8 +226,9 @@ describe('starting on a new-api v0.4.8.9.1 database', () => {
   it('starts a second time without adopting again', async () => {
     await server.close();
     const before = await countAll(database);
-    server = await startOn(database.target);
+    server = await startOn(database.target, { GIN_MODE: 'release', SQL_MAX_OPEN_CONNS: '100' });
     expect(server.lines.filter((line) => line.startsWith('adopt:'))).toEqual([]);
+    expect(server.lines).toContain('not used by Switchyard (new-api settings): GIN_MODE, SQL_MAX_OPEN_CONNS');
     expect(await countAll(database)).toEqual(before);
     await server.login('root', passwords.root);
   });
