@@ -153,6 +153,22 @@ describe('starting on a new-api v0.4.8.9.1 database', () => {
     );
     expect(Number(token?.remain_quota)).toBe(800000 - expected);
     expect(Number(token?.used_quota)).toBe(200000 + expected);
+    // Other client protocols take the same key (Anthropic's x-api-key here).
+    const messages = await fetch(`${baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': `sk-${keys.alice}`,
+        'anthropic-version': '2023-06-01',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    expect(messages.status).toBe(200);
+    await messages.arrayBuffer();
     // The key also works without its sk- prefix, as new-api accepted it.
     const bare = await chat(keys.alice);
     expect(bare.status).toBe(200);
