@@ -64,7 +64,8 @@ export async function querySql<T>(target: DatabaseTarget, text: string): Promise
   }
 }
 
-function statementsOf(file: string): string[] {
+/** The statements of a fixture SQL file (comment lines dropped). */
+export function statementsOf(file: string): string[] {
   return readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8')
     .split('\n')
     .filter((line) => !line.startsWith('--'))

@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdoptedApp, querySql, runSql, startOn } from '../adopt/adopt-support.ts';
-import { oneApiKeys, oneApiPasswords, oneApiRowCounts, oneApiRows } from '../adopt/fixtures/one-api-rows.ts';
 import { envelope } from '../helper.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { type AdoptedApp, querySql, runSql, startOn, statementsOf } from './adopt-support.ts';
+import { oneApiKeys, oneApiPasswords, oneApiRowCounts, oneApiRows } from './fixtures/one-api-rows.ts';
 
-/** one-api v0.6.9's SQLite file: recognised, adopted, and its users, tokens and history carried over. */
-describe('starting on a one-api v0.6.9 SQLite database', () => {
+/** A one-api v0.6.9 database: recognised, adopted, and its users, tokens and history carried over. */
+describe('starting on a one-api v0.6.9 database', () => {
   let database: TestDatabase;
   let mock: MockUpstream;
   let server: AdoptedApp;
@@ -23,11 +22,11 @@ describe('starting on a one-api v0.6.9 SQLite database', () => {
   beforeAll(async () => {
     mock = await startMockUpstream();
     database = await createTestDatabase();
-    const schema = readFileSync(
-      new URL('../adopt/fixtures/one-api-v0.6.9.sqlite.sql', import.meta.url),
-      'utf8',
-    );
-    await runSql(database.target, [schema, ...oneApiRows(mock.url)]);
+    const kind = database.target.kind;
+    await runSql(database.target, [
+      ...statementsOf(`one-api-v0.6.9.${kind}.sql`),
+      ...oneApiRows(kind, mock.url),
+    ]);
     server = await startOn(database.target);
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     const address = server.app.server.address();
@@ -45,13 +44,18 @@ describe('starting on a one-api v0.6.9 SQLite database', () => {
     expect(server.lines).toContain('adopt: copied tokens.model_limits from tokens.models');
     for (const [table, count] of Object.entries(oneApiRowCounts)) {
       const [row] = await querySql<{ n: number }>(database.target, `SELECT count(*) AS n FROM ${table}`);
-      expect({ table, n: row?.n }).toEqual({ table, n: count });
+      expect({ table, n: Number(row?.n) }).toEqual({ table, n: count });
     }
     const tokens = await querySql<{ id: number; model_limits: string; model_limits_enabled: number }>(
       database.target,
       'SELECT id, model_limits, model_limits_enabled FROM tokens ORDER BY id',
     );
-    expect(tokens).toEqual([
+    const plain = tokens.map((row) => ({
+      ...row,
+      id: Number(row.id),
+      model_limits_enabled: Number(row.model_limits_enabled),
+    }));
+    expect(plain).toEqual([
       { id: 1, model_limits: '', model_limits_enabled: 0 },
       { id: 2, model_limits: 'gpt-4o', model_limits_enabled: 1 },
     ]);
