@@ -5,7 +5,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { type DatabaseTarget, loadConfig } from '../../src/config/env.ts';
-import { ConsoleClient } from '../helper.ts';
+import { type ConsoleClient, loginTo } from '../helper.ts';
 import { type FixtureKind, newApiRows } from './fixtures/new-api-rows.ts';
 
 process.env.BCRYPT_COST ??= '4';
@@ -131,17 +131,17 @@ export async function startOn(target: DatabaseTarget, env: Record<string, string
     database: target,
   };
   const app = await buildApp({ config, logger: { level: 'info', stream } });
-  const login = async (username: string, password: string) => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/user/login',
-      payload: { username, password },
-    });
-    const body = response.json();
-    if (!body.success) throw new Error(`login failed for ${username}: ${body.message}`);
-    const setCookie = response.headers['set-cookie'];
-    const cookie = String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0] as string;
-    return new ConsoleClient(app, cookie, body.data.id);
+  return {
+    app,
+    lines,
+    login: (username, password) => loginTo(app, username, password),
+    close: () => app.close(),
   };
-  return { app, lines, login, close: () => app.close() };
+}
+
+/** Listens on a free loopback port and returns the base URL, e.g. http://127.0.0.1:PORT. */
+export async function listen(server: AdoptedApp): Promise<string> {
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }

@@ -2,7 +2,7 @@ import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope } from '../helper.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
-import { type AdoptedApp, querySql, startOn, writeNewApiDatabase } from './adopt-support.ts';
+import { type AdoptedApp, listen, querySql, startOn, writeNewApiDatabase } from './adopt-support.ts';
 import { keys, passwords, rowCounts, taskData } from './fixtures/new-api-rows.ts';
 
 const tables = Object.keys(rowCounts) as Array<keyof typeof rowCounts>;
@@ -43,9 +43,7 @@ describe('starting on a new-api v0.4.8.9.1 database', () => {
     await writeNewApiDatabase(database.target, mock.url);
     server = await startOn(database.target);
     countsAfterStart = await countAll(database);
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = server.app.server.address();
-    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    baseUrl = await listen(server);
   });
 
   afterAll(async () => {

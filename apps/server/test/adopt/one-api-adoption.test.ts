@@ -2,7 +2,7 @@ import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope } from '../helper.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
-import { type AdoptedApp, querySql, runSql, startOn, statementsOf } from './adopt-support.ts';
+import { type AdoptedApp, listen, querySql, runSql, startOn, statementsOf } from './adopt-support.ts';
 import { oneApiKeys, oneApiPasswords, oneApiRowCounts, oneApiRows } from './fixtures/one-api-rows.ts';
 
 /** A one-api v0.6.9 database: recognised, adopted, and its users, tokens and history carried over. */
@@ -28,9 +28,7 @@ describe('starting on a one-api v0.6.9 database', () => {
       ...oneApiRows(kind, mock.url),
     ]);
     server = await startOn(database.target);
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = server.app.server.address();
-    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    baseUrl = await listen(server);
   });
 
   afterAll(async () => {
