@@ -1,3 +1,4 @@
+import type { SessionStore } from './auth/session-store.ts';
 import type { VerificationService } from './auth/verification-service.ts';
 import type { Config } from './config/env.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -23,6 +24,8 @@ export interface AppServices {
   database: DatabaseHandle;
   logDatabase: DatabaseHandle;
   sessionSecret: string;
+  /** Server-side revocation of console sessions (logout, disabled and deleted users). */
+  sessions: SessionStore;
   startTime: number;
   version: string;
   bus: ChangeBus;

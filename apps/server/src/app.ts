@@ -7,6 +7,7 @@ import { ErrorCode } from '@switchyard/shared';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import type { AppServices } from './app-services.ts';
+import { SessionStore } from './auth/session-store.ts';
 import { VerificationService } from './auth/verification-service.ts';
 import { ledgerTimingFromEnv } from './billing/ledger-timing.ts';
 import { NodeInstance } from './billing/node-instance.ts';
@@ -41,8 +42,10 @@ import { isObservabilityPath } from './observability/request-metrics.ts';
 import { OptionStore } from './options/option-store.ts';
 import { installErrorHandler, sendError } from './plugins/error-handler.ts';
 import { lazyChildLoggerFactory } from './plugins/lazy-request-logger.ts';
+import { loggerOptions } from './plugins/log-serializers.ts';
 import { createRequestId } from './plugins/request-id.ts';
 import { routeFamilyOf } from './plugins/route-family.ts';
+import { untrustedForwardWarning } from './plugins/untrusted-forward-warning.ts';
 import { installValidation } from './plugins/validation.ts';
 import { createDatabaseRateLimiter } from './rate-limit/database-rate-limiter.ts';
 import { limitByIp } from './rate-limit/rate-limit-hooks.ts';
@@ -68,15 +71,6 @@ export interface BuildAppOptions {
 /** How long shutdown waits for in-flight reservations once connections are closed. */
 const RESERVATION_DRAIN_MS = 5_000;
 
-/** Fields never written to logs. */
-const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'req.headers["x-goog-api-key"]',
-  'res.headers["set-cookie"]',
-];
-
 function defaultWebDist(config: Config): string | null {
   const candidate =
     config.webDistDirectory ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -89,7 +83,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   const lane = new RelayLane();
   const app = Fastify({
     serverFactory: (handler, options) => serverWithLane(lane, handler, options),
-    logger: logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: loggerOptions(config.logLevel, logger),
     genReqId: createRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
@@ -219,6 +213,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
       database,
       logDatabase,
       sessionSecret: '',
+      sessions: new SessionStore(database),
       startTime: Math.floor(Date.now() / 1000),
       version: VERSION,
       bus,
@@ -262,8 +257,11 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     throw error;
   }
 
+  // One warning (an hour) for X-Forwarded-For from a proxy TRUSTED_PROXIES does not name.
+  const warnUntrustedForward = untrustedForwardWarning(config.trustProxy, app.log);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Oneapi-Request-Id', request.id);
+    warnUntrustedForward(request.raw);
   });
   await app.register(fastifyCookie);
   installValidation(app);
@@ -299,6 +297,6 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     await app.services.database.destroy();
     if (app.services.logDatabase !== app.services.database) await app.services.logDatabase.destroy();
   });
-  lane.open(app);
+  lane.open(app, warnUntrustedForward);
   return app;
 }

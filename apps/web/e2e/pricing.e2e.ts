@@ -58,14 +58,14 @@ describe('pricing', () => {
     const row = page.getByRole('row').filter({ hasText: MODEL });
     await row.waitFor();
     expect(await page.getByRole('row').count()).toBe(2); // header + the match
-    await row.getByText('提示 $8 / 1M tokens').waitFor();
-    await row.getByText('补全 $24 / 1M tokens').waitFor();
+    await row.getByText('提示 $8.00 / 1M tokens').waitFor();
+    await row.getByText('补全 $24.00 / 1M tokens').waitFor();
     // Model ratio 4 is over 3: an orange tag.
     expect(await row.getByText('模型倍率：4').getAttribute('class')).toContain('orange');
     await screenshot(page, 'pricing');
 
     await page.getByText(/^vip/).first().click();
-    await row.getByText('提示 $20 / 1M tokens').waitFor();
+    await row.getByText('提示 $20.00 / 1M tokens').waitFor();
     expect(await row.getByText('分组倍率：2.5').getAttribute('class')).toContain('blue');
     await context.close();
   });

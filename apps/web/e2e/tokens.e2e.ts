@@ -26,8 +26,7 @@ describe('tokens', () => {
 
   const row = (name = tokenName) => page.getByRole('row').filter({ hasText: name });
   const myTokens = async () =>
-    (await api<{ items: TokenView[] }>(context, 'GET', '/api/token/?p=0&size=100', await sessionUserId(page)))
-      .data.items;
+    (await api<TokenView[]>(context, 'GET', '/api/token/?p=0&size=100', await sessionUserId(page))).data;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -129,6 +128,9 @@ describe('tokens', () => {
     await keyDialog.waitFor();
     const key = await keyDialog.getByLabel('令牌密钥').inputValue();
     expect(key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+    // The API sends the stored key; the console shows it as sk- + key.
+    const [listed] = (await myTokens()).filter((item) => item.name === tokenName);
+    expect(key).toBe(`sk-${listed?.key}`);
     await motionsDone(page);
     await keyDialog.getByRole('button', { name: OK_BUTTON }).click();
 

@@ -31,7 +31,17 @@ export {
 export { anthropicToChatCall } from './protocols/anthropic-messages/anthropic-to-chat.js';
 // Gemini (client codec) and Google upstreams (Gemini API, Vertex AI).
 export { geminiCodec, parseGeminiRequest } from './protocols/gemini/gemini-codec.js';
-export { geminiWantsJsonArrayStream, parseGeminiPath } from './protocols/gemini/gemini-path.js';
+export { parseGeminiCountTokensRequest } from './protocols/gemini/gemini-count-tokens.js';
+export {
+  GEMINI_EMBEDDING_METHODS,
+  geminiEmbeddingsCodec,
+  parseGeminiEmbeddingsRequest,
+} from './protocols/gemini/gemini-embeddings-codec.js';
+export {
+  geminiWantsJsonArrayStream,
+  parseGeminiModelMethod,
+  parseGeminiPath,
+} from './protocols/gemini/gemini-path.js';
 export { geminiPromptInput } from './protocols/gemini/gemini-prompt.js';
 export { validateGeminiRequest } from './protocols/gemini/gemini-request-schemas.js';
 export { createGeminiStreamWriter } from './protocols/gemini/gemini-stream-writer.js';

@@ -2,7 +2,8 @@ import { ErrorCode, Role, UserStatus } from '@switchyard/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/repositories/user-repository.ts';
 import { GatewayError, unauthorized } from '../errors/gateway-error.ts';
-import { decodeSession, passwordStampOf, SESSION_COOKIE } from './session-cookie.ts';
+import { sessionOfCookie } from './login-session.ts';
+import { SESSION_COOKIE } from './session-cookie.ts';
 
 /** Clears the session cookie on the reply. */
 export function clearSessionCookie(reply: FastifyReply): void {
@@ -18,18 +19,25 @@ function readAccessToken(request: FastifyRequest): string | undefined {
 
 /**
  * Who is calling the console API: the session cookie, or else a system access token in the
- * Authorization header. The user row is read on every call, so bans, demotions and password
- * changes take effect at once (the reference trusts the cookie's copy for 30 days).
+ * Authorization header. The user row and the session's revocation state are read on every call,
+ * so logouts, bans, demotions and password changes take effect at once on every node (the
+ * reference trusts the cookie's copy for 30 days).
  */
 export async function resolveConsoleUser(
   request: FastifyRequest,
+  reply?: FastifyReply,
 ): Promise<{ user: UserRow; viaCookie: boolean } | null> {
-  const { users, sessionSecret } = request.server.services;
-  const claims = decodeSession(sessionSecret, request.cookies[SESSION_COOKIE]);
-  if (claims) {
-    const user = await users.findById(claims.userId);
-    if (user && passwordStampOf(user.password) === claims.passwordStamp) return { user, viaCookie: true };
+  const { services } = request.server;
+  const session = await sessionOfCookie(services, request.cookies[SESSION_COOKIE]);
+  if (session?.valid) return { user: session.user, viaCookie: true };
+  if (session) {
+    // A revoked session: its cookie is cleared, and a disabled or deleted user is told why.
+    if (reply) clearSessionCookie(reply);
+    const { user } = session;
+    if (user.deleted_at !== null || user.status !== UserStatus.Enabled)
+      throw unauthorized(user.deleted_at !== null ? '用户已注销' : '用户已被封禁');
   }
+  const { users } = services;
   const accessToken = readAccessToken(request);
   if (accessToken && accessToken.length <= 128) {
     const user = await users.findByAccessToken(accessToken);
@@ -54,7 +62,7 @@ function checkUserHeader(request: FastifyRequest, userId: number): void {
  */
 export function requireRole(minimumRole: number, { sessionOnly = false }: { sessionOnly?: boolean } = {}) {
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const resolved = await resolveConsoleUser(request);
+    const resolved = await resolveConsoleUser(request, reply);
     if (!resolved) throw unauthorized('无权进行此操作，未登录且未提供 access token');
     if (sessionOnly && !resolved.viaCookie) throw unauthorized('无权进行此操作，该接口不支持 access token');
     const { user, viaCookie } = resolved;

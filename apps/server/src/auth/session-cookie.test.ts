@@ -1,5 +1,12 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeSession, encodeSession, passwordStampOf, SESSION_MAX_AGE_SECONDS } from './session-cookie.ts';
+import {
+  decodeSession,
+  encodeSession,
+  passwordStampOf,
+  SESSION_MAX_AGE_SECONDS,
+  sessionStampOf,
+} from './session-cookie.ts';
 
 const secret = 'a-test-secret-of-enough-length';
 const now = Date.UTC(2026, 0, 1);
@@ -22,5 +29,18 @@ describe('session cookie', () => {
   });
   it('changes the stamp when the password changes', () => {
     expect(passwordStampOf('$2b$10$a')).not.toBe(passwordStampOf('$2b$10$b'));
+  });
+  it('makes every cookie distinct, even for the same claims in the same second', () => {
+    expect(encodeSession(secret, claims)).not.toBe(encodeSession(secret, claims));
+  });
+  it('still reads a cookie without a nonce', () => {
+    const payload = `${claims.userId}.${claims.issuedAt}.${claims.passwordStamp}`;
+    const signed = `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+    expect(decodeSession(secret, signed, now)).toEqual(claims);
+  });
+  it('keeps the plain password stamp at generation 0 and changes it with the generation', () => {
+    expect(sessionStampOf('$2b$10$a', 0)).toBe(passwordStampOf('$2b$10$a'));
+    expect(sessionStampOf('$2b$10$a', 1)).not.toBe(sessionStampOf('$2b$10$a', 0));
+    expect(sessionStampOf('$2b$10$a', 2)).not.toBe(sessionStampOf('$2b$10$a', 1));
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Name and lifetime of the console session cookie (as the reference gateway). */
 export const SESSION_COOKIE = 'session';
@@ -17,13 +17,26 @@ export function passwordStampOf(passwordHash: string): string {
   return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 10);
 }
 
+/**
+ * The stamp a session carries: the password's digest, and the user's session generation once it
+ * is above 0 (raised when the user is disabled or deleted), so either change ends the session.
+ */
+export function sessionStampOf(passwordHash: string, generation: number): string {
+  return passwordStampOf(generation === 0 ? passwordHash : `${passwordHash}#${generation}`);
+}
+
 function signature(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url');
 }
 
-/** Serializes and signs session claims: `userId.issuedAt.stamp.signature`. */
+/**
+ * Serializes and signs session claims: `userId.issuedAt.stamp.nonce.signature`. The random nonce
+ * makes every login's cookie distinct, so logging one out (revocation by the cookie's digest)
+ * never ends another made in the same second; cookies without it are still read.
+ */
 export function encodeSession(secret: string, claims: SessionClaims): string {
-  const payload = `${claims.userId}.${claims.issuedAt}.${claims.passwordStamp}`;
+  const nonce = randomBytes(9).toString('base64url');
+  const payload = `${claims.userId}.${claims.issuedAt}.${claims.passwordStamp}.${nonce}`;
   return `${payload}.${signature(secret, payload)}`;
 }
 

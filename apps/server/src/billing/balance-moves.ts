@@ -1,5 +1,4 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DatabaseKind } from '../config/env.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Who pays for a relay call. */
@@ -29,60 +28,20 @@ export async function credit(executor: Executor, payer: Payer, amount: number): 
   }
 }
 
-/** Takes up to `wanted` from user and token, limited by both balances; returns what was taken. */
-export async function debitUpTo(
-  trx: Transaction<Database>,
-  kind: DatabaseKind,
-  payer: Payer,
-  wanted: number,
-): Promise<number> {
-  const lock = kind === 'sqlite' ? '' : ' FOR UPDATE';
-  const userRow = await sql<{
-    quota: number;
-  }>`SELECT quota FROM users WHERE id = ${payer.userId}${sql.raw(lock)}`.execute(trx);
-  let available = Math.max(0, Number(userRow.rows[0]?.quota ?? 0));
-  const limitedToken = payer.tokenId > 0 && !payer.tokenUnlimited;
-  if (limitedToken) {
-    const tokenRow = await sql<{
-      remain_quota: number;
-    }>`SELECT remain_quota FROM tokens WHERE id = ${payer.tokenId}${sql.raw(lock)}`.execute(trx);
-    available = Math.min(available, Math.max(0, Number(tokenRow.rows[0]?.remain_quota ?? 0)));
-  }
-  const take = Math.min(wanted, available);
-  if (take > 0) {
-    await trx
-      .updateTable('users')
-      .set({ quota: sql`quota - ${take}` })
-      .where('id', '=', payer.userId)
-      .execute();
-    if (limitedToken) {
-      await trx
-        .updateTable('tokens')
-        .set({ remain_quota: sql`remain_quota - ${take}` })
-        .where('id', '=', payer.tokenId)
-        .execute();
-    }
-  }
-  return take;
-}
-
 /**
  * Moves a reservation of `reserved` to the real cost `target` inside a transaction: refunds the
- * excess, or takes the difference as far as the balances go. Returns what was charged in total.
+ * excess, or takes the difference in full, even below zero (as the reference does: usage is
+ * never written off; a user or token below zero is refused until topped up, since every priced
+ * call must hold a reservation against a positive balance). Returns what was charged: `target`.
  * The used-quota and request counters are not touched here: the settlement writer adds them in
  * batches (see settlement-writer.ts).
  */
 export async function moveToCost(
   trx: Transaction<Database>,
-  kind: DatabaseKind,
   payer: Payer,
   reserved: number,
   target: number,
 ): Promise<number> {
-  if (target < reserved) {
-    await credit(trx, payer, reserved - target);
-    return target;
-  }
-  if (target > reserved) return reserved + (await debitUpTo(trx, kind, payer, target - reserved));
+  if (target !== reserved) await credit(trx, payer, reserved - target);
   return target;
 }

@@ -36,9 +36,9 @@ type OpenReservation = Reservation & Linked<OpenReservation>;
 
 /** What settlement actually charged. */
 export interface Settlement {
-  /** The quota charged in total (reservation adjusted to the real cost, capped by the balance). */
+  /** The quota charged in total: the real cost (the balance may go below zero). */
   charged: number;
-  /** Cost the balance could not cover (written off, reported in the log). */
+  /** Cost not charged: 0 since costs are charged in full (kept for the log row's shortfall_quota). */
   shortfall: number;
 }
 
@@ -77,7 +77,7 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * Moves quota for relay calls. Reserve is one transaction of conditional decrements (no overdraft
  * under any concurrency) plus its ledger row (state 'reserved', this process's instance id).
  * Settle is one transaction that moves the balance to the real cost (refunds the excess, or
- * takes the difference as far as the balance goes) and marks the ledger row 'settled' with what
+ * takes the difference in full, even below zero) and marks the ledger row 'settled' with what
  * it charged and the consume log row still to write; the settlement writer then writes the log
  * rows and the used-quota counters in batches and deletes the rows (see settlement-writer.ts).
  * Refund deletes the row and credits the reservation. A row reconciled meanwhile (its process was
@@ -218,7 +218,8 @@ export class BillingService {
 
   /**
    * Charges the real cost: refunds the excess of the reservation, or takes the difference from
-   * the balance as far as it goes (the rest is reported as shortfall, never a negative balance).
+   * the balance in full, even below zero (as the reference does: usage is never written off; the
+   * user and a limited token are then refused until topped up, since reserving needs a balance).
    * `buildLog` makes the consume log row from what was charged; it is kept in the ledger row and
    * written with the used-quota and request counters by the settlement writer. A settlement the
    * database refuses rejects with `SettlementDeferred` (already logged) and is retried

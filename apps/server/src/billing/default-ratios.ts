@@ -1,145 +1,56 @@
 /**
- * Default price tables, seeded into the ModelRatio / ModelPrice / CompletionRatio / CacheRatio
- * options. Ratio r means r quota per input token (r × $2 per million input tokens).
- * Admin JSON replaces a whole table (defaults are not merged in), as in the reference gateway.
+ * The default price tables, in the reference gateway's ratio format, derived from the model
+ * catalogue (model-catalogue.ts). They seed the ModelRatio / ModelPrice / CompletionRatio /
+ * CacheRatio options, and POST /api/option/rest_model_ratio restores them.
+ *
+ * The format: a model ratio r bills r quota per input token, and 500,000 quota is $1, so r is the
+ * USD price per 1M input tokens ÷ 2; the completion ratio is output price ÷ input price; the
+ * cache ratio is the cache-hit price ÷ input price. Admin JSON replaces a whole table (defaults
+ * are not merged in), as in the reference gateway.
  */
-const RMB = 500 / 7.3; // quota per 1K tokens for ¥1 per 1K tokens, expressed as a ratio unit
+import {
+  FIXED_PRICES_USD,
+  MODEL_PRICES_USD,
+  REFERENCE_CACHE_RATIOS,
+  REFERENCE_COMPLETION_RATIOS,
+  REFERENCE_MODEL_RATIOS,
+} from './model-catalogue.ts';
+
+/** Ratios are stored rounded to six significant digits (8.33333 for Gemini 2.5 Flash's 2.5 / 0.3). */
+const rounded = (value: number) => Number(value.toPrecision(6));
+
+function derive(pick: (input: number, output: number, cacheRead?: number) => number | undefined) {
+  const table: Record<string, number> = {};
+  for (const [model, listing] of Object.entries(MODEL_PRICES_USD)) {
+    const value = pick(listing.input, listing.output, listing.cacheRead);
+    if (value !== undefined) table[model] = rounded(value);
+  }
+  return table;
+}
 
 export const DEFAULT_MODEL_RATIO: Record<string, number> = {
-  'gpt-4': 15,
-  'gpt-4-0613': 15,
-  'gpt-4-32k': 30,
-  'gpt-4-turbo': 5,
-  'gpt-4-turbo-2024-04-09': 5,
-  'gpt-4-1106-preview': 5,
-  'gpt-4-0125-preview': 5,
-  'gpt-4o': 1.25,
-  'gpt-4o-2024-05-13': 2.5,
-  'gpt-4o-2024-08-06': 1.25,
-  'gpt-4o-2024-11-20': 1.25,
-  'chatgpt-4o-latest': 2.5,
-  'gpt-4o-mini': 0.075,
-  'gpt-4o-mini-2024-07-18': 0.075,
-  'gpt-4.1': 1,
-  'gpt-4.1-mini': 0.2,
-  'gpt-4.1-nano': 0.05,
-  'gpt-4.5-preview': 37.5,
-  o1: 7.5,
-  'o1-preview': 7.5,
-  'o1-mini': 0.55,
-  'o3-mini': 0.55,
-  'o3-mini-high': 0.55,
-  'o3-mini-medium': 0.55,
-  'o3-mini-low': 0.55,
-  'gpt-4o-realtime-preview': 2.5,
-  'gpt-4o-mini-realtime-preview': 0.3,
-  'gpt-3.5-turbo': 0.25,
-  'gpt-3.5-turbo-0125': 0.25,
-  'gpt-3.5-turbo-1106': 0.5,
-  'gpt-3.5-turbo-16k': 1.5,
-  'gpt-3.5-turbo-instruct': 0.75,
-  'text-embedding-3-small': 0.01,
-  'text-embedding-3-large': 0.065,
-  'text-embedding-ada-002': 0.05,
-  'whisper-1': 15,
-  'tts-1': 7.5,
-  'tts-1-hd': 15,
-  'text-moderation-latest': 0.1,
-  'text-moderation-stable': 0.1,
-  'omni-moderation-latest': 0.1,
-  'claude-3-haiku-20240307': 0.125,
-  'claude-3-5-haiku-20241022': 0.5,
-  'claude-3-5-sonnet-20240620': 1.5,
-  'claude-3-5-sonnet-20241022': 1.5,
-  'claude-3-7-sonnet-20250219': 1.5,
-  'claude-3-7-sonnet-20250219-thinking': 1.5,
-  'claude-sonnet-4-20250514': 1.5,
-  'claude-opus-4-20250514': 7.5,
-  'claude-3-opus-20240229': 7.5,
-  'claude-2.1': 4,
-  'gemini-1.5-pro-latest': 1.25,
-  'gemini-1.5-flash-latest': 0.075,
-  'gemini-2.0-flash': 0.05,
-  'gemini-2.5-pro': 0.625,
-  'gemini-2.5-flash': 0.15,
-  'gemini-2.5-pro-exp-03-25': 0.625,
-  'gemini-2.5-pro-preview-03-25': 0.625,
-  'text-embedding-004': 0.001,
-  'deepseek-chat': 0.135,
-  'deepseek-coder': 0.135,
-  'deepseek-reasoner': 0.275,
-  'grok-3-beta': 1.5,
-  'grok-3-mini-beta': 0.15,
-  'glm-4-flash': 0,
-  'glm-4': 7.143,
-  'qwen-turbo': 0.8572,
-  'qwen-plus': 10,
-  'ERNIE-4.0-8K': 0.12 * RMB,
-  'command-r': 0.25,
-  'command-r-plus': 1.5,
-  'mistral-large-latest': 1,
-  'mistral-small-latest': 0.1,
-  'moonshot-v1-8k': 0.012 * RMB,
-  hunyuan: 7.143,
-  'yi-large': (20 / 1000) * RMB,
+  ...REFERENCE_MODEL_RATIOS,
+  ...derive((input) => input / 2),
 };
 
-export const DEFAULT_MODEL_PRICE: Record<string, number> = {
-  'dall-e-3': 0.04,
-  'imagen-3.0-generate-002': 0.03,
-  'gpt-4-gizmo-*': 0.1,
-  suno_music: 0.1,
-  suno_lyrics: 0.01,
-  mj_imagine: 0.1,
-  mj_variation: 0.1,
-  mj_reroll: 0.1,
-  mj_blend: 0.1,
-  mj_modal: 0.1,
-  mj_zoom: 0.1,
-  mj_shorten: 0.1,
-  mj_high_variation: 0.1,
-  mj_low_variation: 0.1,
-  mj_pan: 0.1,
-  mj_describe: 0.05,
-  mj_upscale: 0.05,
-  swap_face: 0.05,
-  mj_upload: 0.05,
-  mj_inpaint: 0,
-  mj_custom_zoom: 0,
-};
+export const DEFAULT_MODEL_PRICE: Record<string, number> = { ...FIXED_PRICES_USD };
 
 export const DEFAULT_COMPLETION_RATIO: Record<string, number> = {
-  'gpt-4-gizmo-*': 2,
-  'gpt-4o-gizmo-*': 3,
-  'gpt-4-all': 2,
+  ...REFERENCE_COMPLETION_RATIOS,
+  ...derive((input, output) => (input > 0 ? output / input : undefined)),
 };
 
 export const DEFAULT_CACHE_RATIO: Record<string, number> = {
-  'gpt-4': 0.5,
-  o1: 0.5,
-  'o1-preview': 0.5,
-  'o1-mini': 0.5,
-  'o3-mini': 0.5,
-  'gpt-4o': 0.5,
-  'gpt-4o-2024-08-06': 0.5,
-  'gpt-4o-2024-11-20': 0.5,
-  'gpt-4o-mini': 0.5,
-  'gpt-4.1': 0.25,
-  'gpt-4.1-mini': 0.25,
-  'gpt-4.1-nano': 0.25,
-  'gpt-4.5-preview': 0.5,
-  'gpt-4o-realtime-preview': 0.5,
-  'gpt-4o-mini-realtime-preview': 0.5,
-  'deepseek-chat': 0.25,
-  'deepseek-reasoner': 0.25,
-  'deepseek-coder': 0.25,
-  'claude-3-haiku-20240307': 0.1,
-  'claude-3-5-haiku-20241022': 0.1,
-  'claude-3-5-sonnet-20240620': 0.1,
-  'claude-3-5-sonnet-20241022': 0.1,
-  'claude-3-7-sonnet-20250219': 0.1,
-  'claude-3-7-sonnet-20250219-thinking': 0.1,
-  'claude-sonnet-4-20250514': 0.1,
-  'claude-opus-4-20250514': 0.1,
-  'claude-3-opus-20240229': 0.1,
+  ...REFERENCE_CACHE_RATIOS,
+  ...derive((input, _output, cacheRead) =>
+    cacheRead !== undefined && input > 0 ? cacheRead / input : undefined,
+  ),
 };
+
+/** The four option tables, by option key, as the reset restores them. */
+export const DEFAULT_PRICE_OPTIONS = {
+  ModelRatio: DEFAULT_MODEL_RATIO,
+  ModelPrice: DEFAULT_MODEL_PRICE,
+  CompletionRatio: DEFAULT_COMPLETION_RATIO,
+  CacheRatio: DEFAULT_CACHE_RATIO,
+} as const;

@@ -95,13 +95,7 @@ export async function reconcileReserved(
     let content: string;
     let other: Record<string, unknown>;
     if (consume) {
-      const charged = await moveToCost(
-        trx,
-        database.kind,
-        payer,
-        amount,
-        Math.max(0, Math.trunc(Number(consume.quota))),
-      );
+      const charged = await moveToCost(trx, payer, amount, Math.max(0, Math.trunc(Number(consume.quota))));
       await applyCounters(trx, [
         {
           id: row.id,

@@ -10,7 +10,8 @@ import { encodeEntry, type PendingSettlement, pendingFromRow } from './settlemen
 /**
  * PostgreSQL/MySQL's common case in one round trip: the reserved row settles at the full cost.
  * Null when the routine changed nothing (row reconciled meanwhile, or a balance too short for
- * the cost beyond the reservation): the general transaction handles those.
+ * the cost beyond the reservation, which migration 005's routines decline): the general
+ * transaction handles those, charging the whole cost even below zero.
  */
 export async function settleByRoutine(
   routines: LedgerRoutines,
@@ -34,7 +35,7 @@ export async function settleByRoutine(
 
 /**
  * The general settlement on PostgreSQL/MySQL, in one Kysely transaction: claims the reserved row,
- * moves the balance to the cost (as far as it goes), and records what was charged. A row no
+ * moves the balance to the cost (in full, even below zero), and records what was charged. A row no
  * longer reserved (reconciled meanwhile, or nothing reserved) takes the whole cost from the
  * balance and writes a fresh settled row; with `onlyIfReserved` (a retry) it changes nothing and
  * answers the row an earlier attempt settled after all (for the settlement writer), else null.
@@ -46,7 +47,7 @@ export function settleInTransaction(
   const { payer, ledgerId, target, channelId, buildLog } = attempt;
   return handle.db.transaction().execute(async (trx) => {
     const at = Math.floor(Date.now() / 1000);
-    let log = stampLog(buildLog(target, 0), at);
+    const log = stampLog(buildLog(target, 0), at);
     // Claim the row first (lock order: ledger row, then balances).
     const claimed =
       ledgerId !== '' &&
@@ -71,19 +72,11 @@ export function settleInTransaction(
       return settled ? pendingFromRow(settled) : null;
     }
     const held = claimed ? attempt.reserved : 0;
-    const charged = await moveToCost(trx, handle.kind, payer, held, target);
+    const charged = await moveToCost(trx, payer, held, target);
     let id = ledgerId;
     if (!claimed) {
-      log = stampLog(buildLog(charged, target - charged), at);
       id = randomUUID();
       await insertSettledRow(trx, { ...attempt, id, charged, entry: encodeEntry(at, log) });
-    } else if (charged !== target) {
-      log = stampLog(buildLog(charged, target - charged), at);
-      await trx
-        .updateTable('reservations')
-        .set({ charged, entry: encodeEntry(at, log) })
-        .where('id', '=', id)
-        .execute();
     }
     return { id, userId: payer.userId, tokenId: payer.tokenId, channelId, charged, at, log };
   });

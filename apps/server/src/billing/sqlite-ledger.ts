@@ -27,12 +27,9 @@ const prepareAll = (db: SQLite.Database) => ({
   claim: db.prepare(
     "UPDATE reservations SET state = 'settled', charged = ?, channel_id = ?, entry = ? WHERE id = ? AND state = 'reserved'",
   ),
-  fixCharge: db.prepare('UPDATE reservations SET charged = ?, entry = ? WHERE id = ?'),
   unreserve: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'reserved'"),
   creditUser: db.prepare('UPDATE users SET quota = quota + ? WHERE id = ?'),
   creditToken: db.prepare('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?'),
-  userQuota: db.prepare('SELECT quota FROM users WHERE id = ?').pluck(),
-  tokenRemain: db.prepare('SELECT remain_quota FROM tokens WHERE id = ?').pluck(),
   deleteSettled: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'settled'"),
   settledRow: db.prepare(
     "SELECT id, user_id, token_id, channel_id, charged, entry, created_at FROM reservations WHERE id = ? AND state = 'settled'",
@@ -109,22 +106,6 @@ export class SqliteLedger {
     if (limited(payer)) s.creditToken.run(amount, payer.tokenId);
   }
 
-  /** How much of `wanted` the balance (and a limited token) can give. */
-  private available(s: Statements, payer: Payer, wanted: number): number {
-    // Balances as every settlement before this piece left them.
-    this.pending.write();
-    let available = Math.max(0, Number(s.userQuota.get(payer.userId) ?? 0));
-    if (limited(payer))
-      available = Math.min(available, Math.max(0, Number(s.tokenRemain.get(payer.tokenId) ?? 0)));
-    return Math.min(wanted, available);
-  }
-
-  private debitUpTo(s: Statements, payer: Payer, wanted: number): number {
-    const take = this.available(s, payer, wanted);
-    if (take > 0) this.credit(s, payer, -take);
-    return take;
-  }
-
   /**
    * Holds the amount on user and token with its ledger row; answers who was short instead (then
    * nothing is left changed: a token refusal gives the user's hold back at once).
@@ -192,7 +173,7 @@ export class SqliteLedger {
    * logs by the settlement writer, sqlite-log-journal.ts) and the counters added, so nothing is
    * left for a settlement batch and a crash leaves either the reserved row (refunded by
    * reconciliation) or all of it. A row reconciled meanwhile (nothing reserved) takes the whole
-   * cost from the balance as far as it goes. Settlements sharing the commit share the journal's and
+   * cost from the balance, even below zero. Settlements sharing the commit share the journal's and
    * the counters' pages; since the journal, a lone one costs no more than the batch path (ADR-35).
    */
   private settleInPlace(r: SettleAttempt): PendingSettlement | null {
@@ -202,7 +183,9 @@ export class SqliteLedger {
     const unreserved = r.ledgerId !== '' && s.unreserve.run(r.ledgerId).changes > 0;
     if (!unreserved && r.onlyIfReserved) return settledEarlier(s, r.ledgerId);
     const held = unreserved ? r.reserved : 0;
-    const charged = target > held ? held + this.available(s, payer, target - held) : target;
+    // The whole cost, even below zero (never written off): a cost beyond the reservation is taken
+    // from the balance as it stands.
+    const charged = target;
     const back = held - charged;
     const tokenBack = limited(payer) ? back : 0;
     if (back < 0) {
@@ -234,19 +217,17 @@ export class SqliteLedger {
     const s = this.prepared();
     const at = Math.floor(Date.now() / 1000);
     const { payer, target } = r;
-    let log = stampLog(r.buildLog(target, 0), at);
+    const log = stampLog(r.buildLog(target, 0), at);
     const claimed =
       r.ledgerId !== '' && s.claim.run(target, r.channelId, encodeEntry(at, log), r.ledgerId).changes > 0;
     if (!claimed && r.onlyIfReserved) return settledEarlier(s, r.ledgerId);
     const held = claimed ? r.reserved : 0;
-    let charged = target;
-    if (target < held) this.credit(s, payer, held - target);
-    else if (target > held) charged = held + this.debitUpTo(s, payer, target - held);
+    const charged = target;
+    if (target !== held) this.credit(s, payer, held - target);
     let id = r.ledgerId;
     if (!claimed) {
       // Reconciled meanwhile (or nothing reserved): the whole cost came from the balance; a new
       // settled row carries the log and counters.
-      log = stampLog(r.buildLog(charged, target - charged), at);
       id = randomUUID();
       s.insertSettled.run(
         id,
@@ -260,9 +241,6 @@ export class SqliteLedger {
         r.channelId,
         encodeEntry(at, log),
       );
-    } else if (charged !== target) {
-      log = stampLog(r.buildLog(charged, target - charged), at);
-      s.fixCharge.run(charged, encodeEntry(at, log), id);
     }
     return { id, userId: payer.userId, tokenId: payer.tokenId, channelId: r.channelId, charged, at, log };
   }

@@ -36,3 +36,14 @@ describe('loadConfig: SQLite checkpoints', () => {
     expect(() => loadConfig({ SQLITE_CHECKPOINT_MS: '-1' })).toThrow(ConfigError);
   });
 });
+
+describe('loadConfig: TRUSTED_PROXIES', () => {
+  it('trusts loopback only by default, and reads a list, true or false', () => {
+    expect(loadConfig({}).trustProxy).toBe('loopback');
+    expect(loadConfig({ TRUSTED_PROXIES: 'loopback, 172.16.0.0/12' }).trustProxy).toBe(
+      'loopback, 172.16.0.0/12',
+    );
+    expect(loadConfig({ TRUSTED_PROXIES: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUSTED_PROXIES: 'false' }).trustProxy).toBe(false);
+  });
+});

@@ -60,7 +60,7 @@ export interface Config {
   webDistDirectory: string | null;
   /**
    * Which proxies may set X-Forwarded-For (Fastify's trustProxy): TRUSTED_PROXIES, a comma list of
-   * addresses/CIDRs or `loopback`, `linklocal`, `uniquelocal`; `true` trusts every hop (unsafe when
+   * addresses/CIDRs or `loopback`, `linklocal`, `uniquelocal` (default `loopback`); `true` trusts every hop (unsafe when
    * clients reach the server directly: they could dodge per-IP limits).
    */
   trustProxy: boolean | string;
@@ -148,7 +148,9 @@ function readMetricsToken(raw: string | undefined): string | null {
 
 function readTrustProxy(raw: string | undefined): boolean | string {
   const value = raw?.trim();
-  if (!value) return 'loopback, linklocal, uniquelocal';
+  // Loopback only: a proxy elsewhere (docker, LAN) is trusted by naming it, or any client on a
+  // private network could set X-Forwarded-For and pass IP allow-lists and per-IP limits.
+  if (!value) return 'loopback';
   if (value === 'true') return true;
   if (value === 'false') return false;
   return value;

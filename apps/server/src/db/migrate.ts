@@ -8,6 +8,7 @@ import * as mysqlBatchCounters from './migrations/006-mysql-batch-counters.ts';
 import * as mysqlLedgerGroup from './migrations/007-mysql-ledger-group.ts';
 import * as sqliteReservationsClustered from './migrations/008-sqlite-reservations-clustered.ts';
 import * as sqliteLogJournal from './migrations/009-sqlite-log-journal.ts';
+import * as sessionRevocations from './migrations/010-session-revocations.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 import * as dropLogModelIndex from './migrations/102-drop-log-model-index.ts';
 
@@ -21,6 +22,7 @@ const coreMigrations: Record<string, Migration> = {
   '007-mysql-ledger-group': mysqlLedgerGroup,
   '008-sqlite-reservations-clustered': sqliteReservationsClustered,
   '009-sqlite-log-journal': sqliteLogJournal,
+  '010-session-revocations': sessionRevocations,
 };
 const logMigrations: Record<string, Migration> = {
   '101-log-tables': logTables,

@@ -263,6 +263,16 @@ export interface RateLimitHitTable {
   expires_at: number;
 }
 
+export interface RevokedSessionTable {
+  id: string;
+  expires_at: number;
+}
+
+export interface SessionGenerationTable {
+  user_id: number;
+  generation: number;
+}
+
 export interface Database {
   users: UserTable;
   tokens: TokenTable;
@@ -281,4 +291,6 @@ export interface Database {
   node_instances: NodeInstanceTable;
   rate_limit_keys: RateLimitKeyTable;
   rate_limit_hits: RateLimitHitTable;
+  revoked_sessions: RevokedSessionTable;
+  session_generations: SessionGenerationTable;
 }

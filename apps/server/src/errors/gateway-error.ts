@@ -59,3 +59,11 @@ export const forbidden = (message: string) =>
   new GatewayError(ErrorCode.AuthForbidden, message, { status: 403 });
 export const unauthorized = (message: string) =>
   new GatewayError(ErrorCode.AuthRequired, message, { status: 401 });
+
+/**
+ * A request the gateway cannot relay as sent (relay-kit's `RelayRequestError`: invalid body, or
+ * content with no equivalent on the channel's protocol): always a 400 in the caller's protocol,
+ * never a 5xx, which clients and agents would retry.
+ */
+export const requestRefused = (message: string) =>
+  new GatewayError(ErrorCode.RequestInvalidBody, message, { status: 400, type: 'invalid_request_error' });

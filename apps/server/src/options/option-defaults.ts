@@ -128,6 +128,8 @@ export const OPTION_DEFAULTS: Readonly<Record<string, string>> = {
   // quota
   QuotaForNewUser: '0',
   PreConsumedQuota: '500',
+  // Completion tokens reserved per model when the client sets no max_tokens (else PreConsumedQuota).
+  PreConsumedQuotaByModel: '{}',
   QuotaForInviter: '0',
   QuotaForInvitee: '0',
   // groups and prices
@@ -155,6 +157,7 @@ export const OPTION_DEFAULTS: Readonly<Record<string, string>> = {
 
 /** Options whose value must parse as JSON ('不是合法的 JSON 字符串' otherwise). */
 export const JSON_OPTION_KEYS = new Set([
+  'PreConsumedQuotaByModel',
   'TopupGroupRatio',
   'Chats',
   'GroupRatio',

@@ -22,6 +22,19 @@ describe('checkOptionWrite', () => {
     expect(checkOptionWrite('Notice', '公'.repeat(21_846), current).ok).toBe(false);
   });
 
+  it('takes non-negative integer token counts per model in PreConsumedQuotaByModel', () => {
+    expect(checkOptionWrite('PreConsumedQuotaByModel', '{"gpt-4o":4000,"o1":0}', current)).toEqual({
+      ok: true,
+      value: '{"gpt-4o":4000,"o1":0}',
+    });
+    for (const bad of ['{"gpt-4o":-1}', '{"gpt-4o":1.5}', '{"gpt-4o":"4000"}']) {
+      expect(checkOptionWrite('PreConsumedQuotaByModel', bad, current)).toEqual({
+        ok: false,
+        message: 'PreConsumedQuotaByModel 中 gpt-4o 的值必须是非负整数',
+      });
+    }
+  });
+
   it('accepts valid JSON unchanged', () => {
     expect(checkOptionWrite('GroupRatio', '{"default":1,"vip":2}', current)).toEqual({
       ok: true,

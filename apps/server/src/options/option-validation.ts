@@ -66,6 +66,12 @@ function checkJson(key: string, value: string): string | null {
       if (ratio < 0) return `${key} 中 ${name} 的值不能为负数`;
     }
   }
+  if (key === 'PreConsumedQuotaByModel') {
+    for (const [name, tokens] of entries) {
+      if (typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens < 0)
+        return `PreConsumedQuotaByModel 中 ${name} 的值必须是非负整数`;
+    }
+  }
   if (key === 'UserUsableGroups') {
     for (const [name, description] of entries) {
       if (typeof description !== 'string') return `UserUsableGroups 中 ${name} 的描述必须是字符串`;

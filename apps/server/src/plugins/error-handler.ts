@@ -1,7 +1,7 @@
-import type { ProtocolCodec } from '@switchyard/relay-kit';
+import { isRelayRequestError, type ProtocolCodec } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { GatewayError, isGatewayError } from '../errors/gateway-error.ts';
+import { GatewayError, isGatewayError, requestRefused } from '../errors/gateway-error.ts';
 import type { RelayReply, RelayRequest } from '../relay/relay-exchange.ts';
 import { type RouteFamily, routeFamilyOf } from './route-family.ts';
 
@@ -58,6 +58,7 @@ export const invalidBodyError = () =>
 /** Converts framework errors (bad JSON, validation, body size) into a GatewayError. */
 export function toGatewayError(error: unknown): GatewayError {
   if (isGatewayError(error)) return error;
+  if (isRelayRequestError(error)) return requestRefused(error.message);
   const fastifyError = error as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (fastifyError?.validation) {
     return new GatewayError(ErrorCode.RequestInvalidBody, `无效的参数: ${fastifyError.message}`, {

@@ -9,12 +9,13 @@ const MODEL_CREATED = 1626777600;
 
 type Authenticate = (request: FastifyRequest) => AuthenticatedCaller | Promise<AuthenticatedCaller>;
 
-/** Which list shape a `GET /v1/models` caller expects (newer reference behaviour). */
+/**
+ * Which list shape a `GET /v1/models` caller expects: Anthropic's whenever `anthropic-version` is
+ * sent (Anthropic clients send it with `x-api-key` or a Bearer token), Gemini's with a Google key.
+ */
 function listFormatOf(request: FastifyRequest): 'openai' | 'anthropic' | 'gemini' {
   const headers = request.headers;
-  if (typeof headers['x-api-key'] === 'string' && typeof headers['anthropic-version'] === 'string') {
-    return 'anthropic';
-  }
+  if (typeof headers['anthropic-version'] === 'string') return 'anthropic';
   const query = request.query as Record<string, unknown> | undefined;
   if (typeof headers['x-goog-api-key'] === 'string' || typeof query?.key === 'string') return 'gemini';
   return 'openai';

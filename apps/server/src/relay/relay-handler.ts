@@ -1,7 +1,8 @@
 import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode, LogType } from '@switchyard/shared';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
-import { GatewayError } from '../errors/gateway-error.ts';
+import { GatewayError, requestRefused } from '../errors/gateway-error.ts';
+import { redactCredentials } from '../lib/redact-credentials.ts';
 import { channelHealthOf } from '../routing/channel-health-service.ts';
 import { createRelayContext, type RelayCaller, type RelayContext } from './relay-context.ts';
 import type { RelayReply, RelayRequest } from './relay-exchange.ts';
@@ -20,7 +21,8 @@ import { settleUsage } from './stages/settle-usage.ts';
 /** Queues an error log row (type 5) for a relay call that failed after pricing. */
 function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unknown): void {
   const { caller, call } = context;
-  const message = error instanceof Error ? error.message : String(error);
+  // An upstream's message may quote its URL with the channel's key.
+  const message = redactCredentials(error instanceof Error ? error.message : String(error));
   relay.logWriter.write({
     type: LogType.Error,
     user_id: caller.user.id,
@@ -43,7 +45,7 @@ function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unkno
 }
 
 /** Parses the body with the route's codec; malformed input becomes a 400 in the client's shape. */
-export function parseCall(codec: ProtocolCodec, request: RelayRequest): RelayCall {
+export function parseCall(codec: Pick<ProtocolCodec, 'parseRequest'>, request: RelayRequest): RelayCall {
   try {
     const [path, search = ''] = request.url.split('?', 2);
     const query = new URLSearchParams(search);
@@ -56,12 +58,7 @@ export function parseCall(codec: ProtocolCodec, request: RelayRequest): RelayCal
       headers: request.headers as Record<string, string | string[] | undefined>,
     });
   } catch (error) {
-    if (isRelayRequestError(error)) {
-      throw new GatewayError(ErrorCode.RequestInvalidBody, error.message, {
-        status: 400,
-        type: 'invalid_request_error',
-      });
-    }
+    if (isRelayRequestError(error)) throw requestRefused(error.message);
     throw error;
   }
 }
@@ -157,6 +154,9 @@ export async function relayCall(
       );
       channelHealthOf(request.server.services, request.server.log).reportRelayFailure(channel, failure);
     });
+    if (success.plan.mode === 'convert' && success.plan.note !== undefined) {
+      request.log.info({ channel: success.channel.id, model: call.model }, success.plan.note);
+    }
     const sent = sendResponse(
       context,
       success,

@@ -1,14 +1,21 @@
 import {
+  anthropicMessagesCodec,
+  GEMINI_EMBEDDING_METHODS,
+  geminiCodec,
+  geminiEmbeddingsCodec,
   openAIChatCodec,
   openAICompletionsCodec,
   openAIEmbeddingsCodec,
   openAIModerationsCodec,
   type ProtocolCodec,
+  parseAnthropicMessagesRequest,
+  parseGeminiCountTokensRequest,
 } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { requireSessionUser } from '../auth/guards.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import { createTokenCountHandler } from './count-tokens.ts';
 import type { RelayLane } from './lane/relay-lane.ts';
 import { registerModelListRoutes } from './model-list-routes.ts';
 import { CLIENT_CODECS } from './protocols/client-codecs.ts';
@@ -103,11 +110,45 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
     config: { relay: true as const, codec: codec.protocol.startsWith('openai') ? undefined : codec },
   });
   // Fixed paths are also served by the relay lane, with the same handler (ADR-27).
-  const post = (path: string, codec: ProtocolCodec) => {
+  const post = (
+    path: string,
+    codec: ProtocolCodec,
+    handler: (request: RelayRequest, reply: RelayReply) => Promise<unknown> = viaToken(codec),
+  ) => {
     const route = routeOf(codec);
-    const handler = viaToken(codec);
     app.post(path, route, handler);
     lane?.route(path, handler, route.config);
+  };
+
+  // Token counts: answered, never billed (count-tokens.ts).
+  const countServices = {
+    options,
+    modelRateLimiter: app.services.modelRateLimiter,
+    relay,
+    authenticate,
+  };
+  post(
+    '/v1/messages/count_tokens',
+    anthropicMessagesCodec,
+    createTokenCountHandler(
+      { parseRequest: parseAnthropicMessagesRequest, formatCount: (tokens) => `{"input_tokens":${tokens}}` },
+      countServices,
+    ),
+  );
+  // Gemini model paths carry their method: generation, embeddings or a token count.
+  const geminiGenerate = viaToken(geminiCodec);
+  const geminiEmbed = viaToken(geminiEmbeddingsCodec);
+  const geminiCount = createTokenCountHandler(
+    { parseRequest: parseGeminiCountTokensRequest, formatCount: (tokens) => `{"totalTokens":${tokens}}` },
+    countServices,
+  );
+  const viaGeminiMethod = (request: RelayRequest, reply: RelayReply): Promise<unknown> => {
+    const path = request.url.split('?', 1)[0]!;
+    const method = path.slice(path.lastIndexOf(':') + 1);
+    if (method === 'countTokens') return geminiCount(request, reply);
+    return GEMINI_EMBEDDING_METHODS.has(method)
+      ? geminiEmbed(request, reply)
+      : geminiGenerate(request, reply);
   };
 
   post('/v1/chat/completions', openAIChatCodec);
@@ -115,7 +156,9 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
   post('/v1/embeddings', openAIEmbeddingsCodec);
   post('/v1/engines/:model/embeddings', openAIEmbeddingsCodec);
   post('/v1/moderations', openAIModerationsCodec);
-  for (const [path, codec] of CLIENT_CODECS) post(path, codec);
+  for (const [path, codec] of CLIENT_CODECS) {
+    post(path, codec, codec === geminiCodec ? viaGeminiMethod : viaToken(codec));
+  }
 
   registerModelListRoutes(app, authenticate);
 

@@ -2,6 +2,7 @@ import { ChannelStatus, LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppServices } from '../app-services.ts';
 import type { ChannelRow } from '../db/repositories/channel-repository.ts';
+import { redactCredentials } from '../lib/redact-credentials.ts';
 import {
   FailureWindow,
   type HealthDecision,
@@ -183,7 +184,8 @@ export class ChannelHealthService {
       channel_id: channel.id,
       group: '',
       ip: '',
-      content,
+      // The reason quotes the upstream's message, which may carry a URL with the channel's key.
+      content: redactCredentials(content),
       other: '',
     });
     const subject =

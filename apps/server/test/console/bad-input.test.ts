@@ -47,6 +47,8 @@ interface BodyRoute {
   required?: string[];
   /** Wrong values per field, beyond the generic ones for its type. */
   wrong?: Record<string, unknown[]>;
+  /** Text fields where null is read as '' (as Go's decoder does), so null is not a wrong type. */
+  nullable?: string[];
 }
 
 const BODY_ROUTES: BodyRoute[] = [
@@ -63,6 +65,7 @@ const BODY_ROUTES: BodyRoute[] = [
     anonymous: true,
     valid: { username: 'fresh1', password: 'password123', password2: 'password123', aff_code: 'x' },
     required: ['username', 'password'],
+    nullable: ['username', 'password', 'password2', 'aff_code'],
   },
   {
     method: 'POST',
@@ -111,7 +114,7 @@ const BODY_ROUTES: BodyRoute[] = [
     method: 'PUT',
     url: '/api/option/',
     valid: { key: 'SystemName', value: 'x' },
-    required: ['key', 'value'],
+    required: ['key'],
     wrong: { value: [['x'], { a: 1 }] },
   },
   { method: 'POST', url: '/api/option/rest_model_ratio' },
@@ -125,7 +128,9 @@ const GENERIC_WRONG: Record<string, unknown[]> = {
 function wrongTypeBodies(route: BodyRoute): Array<[string, string, Record<string, unknown>]> {
   const bodies: Array<[string, string, Record<string, unknown>]> = [];
   for (const [field, value] of Object.entries(route.valid ?? {})) {
-    const generic = field === 'value' ? [] : (GENERIC_WRONG[typeof value] ?? []);
+    const generic = (field === 'value' ? [] : (GENERIC_WRONG[typeof value] ?? [])).filter(
+      (wrong) => wrong !== null || !route.nullable?.includes(field),
+    );
     for (const wrong of [...generic, ...(route.wrong?.[field] ?? [])]) {
       bodies.push([field, `${field}=${JSON.stringify(wrong)}`, { ...route.valid, [field]: wrong }]);
     }
@@ -210,8 +215,6 @@ describe('bad ids and query values', () => {
     ['GET', '/api/user/%00'],
     ['DELETE', '/api/user/abc'],
     ['DELETE', '/api/user/0'],
-    ['GET', '/api/user/?p=abc'],
-    ['GET', '/api/user/?page_size=ten'],
     ['GET', `/api/user/search?keyword=${'k'.repeat(300)}`],
     ['GET', `/api/user/search?group=${'g'.repeat(100)}`],
     ['DELETE', '/api/log/?target_timestamp=abc'],

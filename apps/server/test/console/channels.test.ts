@@ -47,7 +47,7 @@ describe('channels API: create, validation, models, access', () => {
       status: 1,
       models: 'gpt-4o,gpt-4o-mini',
       tag: '',
-      other_info: null,
+      other_info: '',
     });
     const row = await channelRow(t, view.id);
     expect(row).toMatchObject({ key: 'sk-secret-key-0001', type: 1, status: 1, group: 'default', tag: null });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL_RATIO } from '../../src/billing/default-ratios.ts';
+import { DEFAULT_PRICE_OPTIONS } from '../../src/billing/default-ratios.ts';
 import { buildTestApp, type ConsoleClient, type TestApp } from '../helper.ts';
 import { expectOk, expectRefused, ROOT_PASSWORD, readOption, setOption } from './console-support.ts';
 
@@ -253,13 +253,17 @@ describe('GET /api/status', () => {
 });
 
 describe('model ratio reset and log clearing', () => {
-  it('restores the default ModelRatio', async () => {
-    await setOption(root, 'ModelRatio', '{"only-model":3}');
-    expect(await readOption(root, 'ModelRatio')).toBe('{"only-model":3}');
+  it('restores the four price tables from the model catalogue', async () => {
+    for (const key of Object.keys(DEFAULT_PRICE_OPTIONS)) await setOption(root, key, '{"only-model":3}');
+    expect(await readOption(root, 'CacheRatio')).toBe('{"only-model":3}');
     const response = await root.post('/api/option/rest_model_ratio');
     expectOk(response);
-    expect(JSON.parse((await readOption(root, 'ModelRatio'))!)).toEqual(DEFAULT_MODEL_RATIO);
-    expect(JSON.parse((await storedRow('ModelRatio'))!.value!)).toEqual(DEFAULT_MODEL_RATIO);
+    for (const [key, table] of Object.entries(DEFAULT_PRICE_OPTIONS)) {
+      expect(JSON.parse((await readOption(root, key))!)).toEqual(table);
+      expect(JSON.parse((await storedRow(key))!.value!)).toEqual(table);
+    }
+    expect(JSON.parse((await readOption(root, 'ModelRatio'))!)['claude-sonnet-4-5-20250929']).toBe(1.5);
+    expect(JSON.parse((await readOption(root, 'CompletionRatio'))!)['gpt-5']).toBe(8);
   });
 
   it('deletes only logs older than target_timestamp and returns the count', async () => {

@@ -122,8 +122,8 @@ describe('system access token', () => {
 });
 
 describe('sessions end when the account changes', () => {
-  it('stops a banned user at once, cookie and token alike, and lets them back when enabled', async () => {
-    const { id, client } = await newUser();
+  it('stops a banned user at once, cookie and token alike, and lets them log in again when enabled', async () => {
+    const { id, username, client } = await newUser();
     const token = expectOk(await client.get('/api/user/token'));
     expectOk(await root.post('/api/user/manage', { id, action: 'disable' }));
     const refused = expectRefused(await client.get('/api/user/self'), '用户已被封禁', 401);
@@ -134,7 +134,9 @@ describe('sessions end when the account changes', () => {
       401,
     );
     expectOk(await root.post('/api/user/manage', { id, action: 'enable' }));
-    expectOk(await client.get('/api/user/self'));
+    // Disabling ended the session for good: the old cookie stays refused, a new login works.
+    expectRefused(await client.get('/api/user/self'), undefined, 401);
+    expectOk(await (await t.login(username, 'password123')).get('/api/user/self'));
   });
 
   it('ends the sessions and the token of a deleted user', async () => {

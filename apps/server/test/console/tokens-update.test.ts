@@ -4,7 +4,8 @@ import { buildTestApp, type ConsoleClient, envelope, type TestApp } from '../hel
 // Updates, status rules, soft deletion, ownership isolation and bad input of /api/token.
 
 const PASSWORD = 'password123';
-const MASKED_KEY = /^sk-[0-9a-zA-Z]{4}\*{10}[0-9a-zA-Z]{4}$/;
+/** A key as lists, get and update replies send it: the stored 48 characters, no `sk-`. */
+const STORED_KEY = /^[0-9a-zA-Z]{48}$/;
 const EXPIRED_MESSAGE = '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期';
 const EXHAUSTED_MESSAGE = '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度';
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -83,7 +84,7 @@ describe('tokens: update, status, delete, isolation', () => {
       status: 1,
       used_quota: 0,
     });
-    expect(reply.data.key).toMatch(MASKED_KEY);
+    expect(reply.data.key).toMatch(STORED_KEY);
     expect((await stored(token.id)).key).toBe(token.key.slice(3));
     expect(events).toEqual([`tokens:${token.id}`]);
 
@@ -216,9 +217,8 @@ describe('tokens: update, status, delete, isolation', () => {
     expect(events).toEqual([`tokens:${gone.id}`]);
 
     const list = envelope(await mia.get('/api/token/')).data;
-    expect(list.total).toBe(1);
-    expect(list.items.map((item: { id: number }) => item.id)).toEqual([keep.id]);
-    expect(envelope(await mia.get('/api/token/search?keyword=gone')).data.items).toEqual([]);
+    expect(list.map((item: { id: number }) => item.id)).toEqual([keep.id]);
+    expect(envelope(await mia.get('/api/token/search?keyword=gone')).data).toEqual([]);
     expectRefused(await mia.get(`/api/token/${gone.id}`), '令牌不存在');
     expectRefused(await mia.post(`/api/token/${gone.id}/key`), '令牌不存在');
     expectRefused(await mia.put('/api/token/', { id: gone.id, name: 'back' }), '令牌不存在');
@@ -244,8 +244,8 @@ describe('tokens: update, status, delete, isolation', () => {
         '令牌不存在',
       );
       expectRefused(await other.delete(`/api/token/${token.id}`), '令牌不存在');
-      expect(envelope(await other.get('/api/token/?size=100')).data.items).toEqual([]);
-      expect(envelope(await other.get('/api/token/search?keyword=nina')).data.items).toEqual([]);
+      expect(envelope(await other.get('/api/token/?size=100')).data).toEqual([]);
+      expect(envelope(await other.get('/api/token/search?keyword=nina')).data).toEqual([]);
     }
     expect(await stored(token.id)).toMatchObject({ name: 'nina-only', status: 1, deleted_at: null });
     // A client claiming another user id in New-Api-User is refused before any lookup.
@@ -274,7 +274,8 @@ describe('tokens: update, status, delete, isolation', () => {
     expectRefused(await pat.post('/api/token/', { name: 'x', allow_ips: 12 }));
     expectRefused(await pat.delete('/api/token/abc'));
     expectRefused(await pat.delete('/api/token/987654'), '令牌不存在');
-    expectRefused(await pat.get('/api/token/search?size=abc'));
+    // A non-integer size reads as 0 (strconv.Atoi), i.e. the default.
+    expect(envelope(await pat.get('/api/token/search?size=abc')).success).toBe(true);
     expectRefused(await pat.get(`/api/token/search?keyword=${'k'.repeat(300)}`));
     expect(await stored(token.id)).toMatchObject({ name: 'token', status: 1 });
   });

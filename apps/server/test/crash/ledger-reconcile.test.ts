@@ -135,21 +135,22 @@ describe('reservation ledger', () => {
     expect(await readBooks(handle, payer)).toMatchObject({ open: [], requestCount: 2, usedQuota: 1000 });
   });
 
-  it('takes a cost above the reservation only as far as the balance goes, and logs the shortfall', async () => {
+  it('takes a cost above the reservation in full, below zero, and writes nothing off', async () => {
     const before = await readBooks(handle, payer);
     const reservation = await billing.reserve(tokenPayer, 100, 'req-short');
     const cost = before.quota + 500;
     expect(await billing.settle(reservation, cost, CHANNEL, consumeLog('req-short'))).toEqual({
-      charged: before.quota,
-      shortfall: 500,
+      charged: cost,
+      shortfall: 0,
     });
     await writer.flush();
     const after = await readBooks(handle, payer);
-    expect(after.quota).toBe(0);
+    expect(after.quota).toBe(-500);
     const log = after.consume.at(-1)!;
-    expect(Number(log.quota)).toBe(before.quota);
-    expect(JSON.parse(log.other!).shortfall_quota).toBe(500);
-    expect(after.usedQuota).toBe(before.usedQuota + before.quota);
+    expect(Number(log.quota)).toBe(cost);
+    expect(JSON.parse(log.other!).shortfall_quota).toBe(0);
+    expect(after.usedQuota).toBe(before.usedQuota + cost);
+    await expect(billing.reserve(tokenPayer, 1, 'req-in-debt')).rejects.toThrow('用户额度不足');
     // Give the balance back for the next tests.
     await handle.db.updateTable('users').set({ quota: START }).where('id', '=', payer.userId).execute();
     await handle.db

@@ -157,19 +157,21 @@ describe('ledger round trips', () => {
     expect(billing.openCount).toBe(0);
   });
 
-  it('charges a cost beyond the reservation as far as the token goes (general path), once', async () => {
+  it('charges a cost beyond what the token has in full (general path), once', async () => {
     const reservation = await billing.reserve(tokenPayer, 1_000, 'trip-beyond');
-    // The token has 2,000 left after the reservation: 1,000 + 2,000 can be charged of 4,500.
-    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 3_000, shortfall: 1_500 });
+    // The token has 2,000 left after the reservation: the other 1,500 of 4,500 take it below zero.
+    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 4_500, shortfall: 0 });
     const books = await readBooks(handle, payer);
-    expect(books.tokenRemain).toBe(0);
-    expect(books.quota).toBe(START - 3_000);
-    const row = books.open.find((open) => open.state === 'settled' && Number(open.charged) === 3_000);
+    expect(books.tokenRemain).toBe(-1_500);
+    expect(books.quota).toBe(START - 4_500);
+    const row = books.open.find((open) => open.state === 'settled' && Number(open.charged) === 4_500);
     expect(row?.id).toBe(reservation.ledgerId);
     // A second settle or refund of the same reservation changes nothing.
     expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 0, shortfall: 0 });
     await billing.refund(reservation);
-    expect((await readBooks(handle, payer)).quota).toBe(START - 3_000);
+    expect((await readBooks(handle, payer)).quota).toBe(START - 4_500);
+    // A token below zero is refused until topped up.
+    await expect(billing.reserve(tokenPayer, 1, 'trip-token-in-debt')).rejects.toThrow('令牌额度不足');
     await writer.flush();
   });
 

@@ -10,9 +10,9 @@ import { type RelayFixture, settledLogs, userBalance } from '../relay/relay-supp
 export const ADAPTER_PRICES = {
   'gpt-4o-mini': { ratio: 0.075, completion: 4, cacheRead: 0.5, cacheWrite: 1 },
   'gpt-3.5-turbo': { ratio: 0.25, completion: 3, cacheRead: 1, cacheWrite: 1 },
-  'deepseek-chat': { ratio: 0.135, completion: 4, cacheRead: 0.25, cacheWrite: 1 },
+  'deepseek-chat': { ratio: 0.14, completion: 1.5, cacheRead: 0.1, cacheWrite: 1 },
   'claude-3-5-sonnet-20241022': { ratio: 1.5, completion: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  'claude-3-5-haiku-20241022': { ratio: 0.5, completion: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+  'claude-3-5-haiku-20241022': { ratio: 0.4, completion: 5, cacheRead: 0.1, cacheWrite: 1.25 },
   'gemini-2.0-flash': { ratio: 0.05, completion: 4, cacheRead: 1, cacheWrite: 1 },
 } as const;
 

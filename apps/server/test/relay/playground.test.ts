@@ -87,6 +87,27 @@ describe('playground: POST /pg/chat/completions with the console session', () =>
     expect(log.quota).toBeGreaterThan(0);
   });
 
+  it('answers the body of new-api playground (max_tokens: 0, group ""): the 0 is not forwarded', async () => {
+    const body = {
+      messages: [{ role: 'user', content: 'zero limit' }],
+      stream: false,
+      model: 'gpt-4o-mini',
+      group: '',
+      max_tokens: 0,
+      temperature: 0,
+    };
+    const reply = await playground(body);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json.choices[0]).toMatchObject({ finish_reason: 'stop' });
+    expect(reply.json.choices[0].message.content).toContain('zero limit');
+    expect(f.mock.lastRequest()?.body).toEqual({
+      messages: body.messages,
+      stream: false,
+      model: 'gpt-4o-mini',
+      temperature: 0,
+    });
+  });
+
   it('routes and bills in a usable group chosen in the body', async () => {
     const reply = await playground(chatBody('gpt-4o-mini', 'vip please', { group: 'vip' }));
     expect(reply.status, reply.text).toBe(200);

@@ -24,7 +24,7 @@ export type Access =
 
 export interface AccessRule {
   access: Access;
-  /** The call changes the caller irreversibly (deletes the account): run it with a throwaway user. */
+  /** The call changes the caller irreversibly (deletes the account, ends the session): run it with a throwaway user. */
   disposable?: boolean;
 }
 
@@ -66,7 +66,8 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
   'DELETE /api/log/': 'admin',
   // Sign-in, registration, verification, reset.
   'POST /api/user/login': 'public',
-  'GET /api/user/logout': 'public',
+  // Logout ends the caller's session on the server: run it with a throwaway user.
+  'GET /api/user/logout': { access: 'public', disposable: true },
   'POST /api/user/register': 'public',
   'GET /api/verification': 'public',
   'GET /api/reset_password': 'public',
@@ -172,6 +173,7 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
   'GET /v1beta/models': 'token',
   'GET /v1beta/openai/models': 'token',
   'POST /v1/messages': 'token',
+  'POST /v1/messages/count_tokens': 'token',
   'POST /v1/responses': 'token',
   'POST /v1/models/*': 'token',
   'POST /v1beta/models/*': 'token',

@@ -83,14 +83,16 @@ describe('settle in place (SQLite)', () => {
 
     await setQuota(1_500);
     const short = await billing.reserve(payer, 1_000, 'short');
-    // 1,000 held + the 500 left on the balance; the other 1,500 are the shortfall.
+    // 1,000 held + the 500 left on the balance + 1,500 below zero: the whole cost, nothing written off.
     await expect(billing.settle(short, 3_000, CHANNEL, consumeLog('short'))).resolves.toEqual({
-      charged: 1_500,
-      shortfall: 1_500,
+      charged: 3_000,
+      shortfall: 0,
     });
     const after = await counters();
-    expect(after).toMatchObject({ quota: 0, usedQuota: 3_500, requestCount: 3, channelUsed: 3_500 });
-    expect(after.consumeQuota.at(-1)).toBe(1_500);
+    expect(after).toMatchObject({ quota: -1_500, usedQuota: 5_000, requestCount: 3, channelUsed: 5_000 });
+    expect(after.consumeQuota.at(-1)).toBe(3_000);
+    // Below zero, the next reservation is refused.
+    await expect(billing.reserve(payer, 1, 'in-debt')).rejects.toThrow('用户额度不足');
     await setQuota(START);
   });
 

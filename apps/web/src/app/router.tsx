@@ -1,6 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactElement, useEffect, useMemo } from 'react';
-import { createBrowserRouter, type RouteObject, useLocation, useNavigate } from 'react-router';
+import {
+  createBrowserRouter,
+  type RouteObject,
+  ScrollRestoration,
+  useLocation,
+  useNavigate,
+} from 'react-router';
 import type { Access } from '../lib/access';
 import { configureApiClient, EXPIRED_LOGIN_PATH } from '../lib/api-client';
 import { LandingContext, type LandingPaths } from '../lib/landing';
@@ -243,6 +249,8 @@ export function RootLayout({ routes = appRoutes }: { routes?: AppRoute[] }) {
     <LandingContext.Provider value={landingPaths}>
       <StatusLoader />
       <ApiClientNavigation />
+      {/* A new page (after a form's save too) opens at its top; back and forward restore the position. */}
+      <ScrollRestoration />
       <AppLayout menuKeys={menuKeys} />
     </LandingContext.Provider>
   );

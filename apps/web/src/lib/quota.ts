@@ -1,7 +1,7 @@
+import { DEFAULT_QUOTA_PER_UNIT, formatQuota as formatQuotaText } from '@switchyard/shared';
 import { useSiteStatus } from './site-status';
 
-/** Quota units per US dollar unless the QuotaPerUnit option says otherwise. */
-export const DEFAULT_QUOTA_PER_UNIT = 500_000;
+export { DEFAULT_QUOTA_PER_UNIT, formatDollars } from '@switchyard/shared';
 
 export interface QuotaDisplay {
   displayInCurrency: boolean;
@@ -9,14 +9,12 @@ export interface QuotaDisplay {
 }
 
 /**
- * Formats a raw quota amount: '$' and 2 decimals (raw / quotaPerUnit) when currency display is on,
- * otherwise the raw integer. Same rule as packages/shared quota.ts.
+ * Formats a raw quota amount: dollars (raw / quotaPerUnit, with the decimals the amount needs) when
+ * currency display is on, otherwise the raw integer. Every money figure of the console goes through
+ * `formatDollars` in packages/shared, this included.
  */
-export function formatQuota(quota: number, display: QuotaDisplay, digits = 2): string {
-  const value = Number.isFinite(quota) ? quota : 0;
-  if (!display.displayInCurrency) return String(Math.trunc(value));
-  const perUnit = display.quotaPerUnit > 0 ? display.quotaPerUnit : DEFAULT_QUOTA_PER_UNIT;
-  return `$${(value / perUnit).toFixed(digits)}`;
+export function formatQuota(quota: number, display: QuotaDisplay): string {
+  return formatQuotaText(quota, display.displayInCurrency, display.quotaPerUnit);
 }
 
 /** The quota display settings from the site status. */
@@ -29,7 +27,7 @@ export function useQuotaDisplay(): QuotaDisplay {
 }
 
 /** React hook returning a formatter bound to the current site status. */
-export function useFormatQuota(): (quota: number, digits?: number) => string {
+export function useFormatQuota(): (quota: number) => string {
   const display = useQuotaDisplay();
-  return (quota, digits) => formatQuota(quota, display, digits);
+  return (quota) => formatQuota(quota, display);
 }

@@ -45,6 +45,9 @@ if (!('ResizeObserver' in window)) {
 const originalGetComputedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element) => originalGetComputedStyle(element);
 
+// jsdom does not scroll; the router's ScrollRestoration calls window.scrollTo on every navigation.
+window.scrollTo = () => undefined;
+
 const DEFAULT_WIDTH = 1280;
 window.innerWidth = DEFAULT_WIDTH;
 

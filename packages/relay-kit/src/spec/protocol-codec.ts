@@ -63,6 +63,14 @@ export interface ProtocolCodec {
    * chat equivalent.
    */
   toChatCall?(call: RelayCall): RelayCall;
+  /**
+   * Converts a call of this protocol into an `openai-embeddings` call (the embeddings hub), so
+   * that upstreams serving `/v1/embeddings` can answer it; their answer comes back through
+   * {@link fromEmbeddingsAnswer}. Present only on embeddings protocols (Gemini's).
+   */
+  toEmbeddingsCall?(call: RelayCall): RelayCall;
+  /** The client's answer (JSON text) from the `/v1/embeddings` answer of a converted call. */
+  fromEmbeddingsAnswer?(text: string, call: RelayCall): string;
   /** The error body (JSON text) for a failure before any byte was sent. */
   formatError(error: ClientError): string;
   /** The stream event(s) for a failure after the first byte; the stream ends after it. */

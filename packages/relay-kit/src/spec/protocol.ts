@@ -30,7 +30,9 @@ export type Protocol =
   /** `POST /v1/messages` (Anthropic Messages) */
   | 'anthropic-messages'
   /** `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent` */
-  | 'gemini';
+  | 'gemini'
+  /** `POST /v1beta/models/{model}:embedContent` and `:batchEmbedContents` */
+  | 'gemini-embeddings';
 
 /** Every protocol, in declaration order (for validation and exhaustive tests). */
 export const PROTOCOLS: readonly Protocol[] = [
@@ -45,4 +47,5 @@ export const PROTOCOLS: readonly Protocol[] = [
   'rerank',
   'anthropic-messages',
   'gemini',
+  'gemini-embeddings',
 ];

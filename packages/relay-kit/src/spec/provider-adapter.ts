@@ -43,11 +43,28 @@ export interface ProviderAdapter {
    */
   readonly inlineRemoteImages?: boolean | undefined;
   /**
+   * The upstream has a search tool of its own that a converted call's chat `web_search_options`
+   * maps to (Anthropic's web search tool, Gemini's Google Search grounding). Without it, the
+   * server drops a converted call's web search request (with a note in the log) instead of
+   * sending a field the upstream would refuse.
+   */
+  readonly webSearch?: boolean | undefined;
+  /**
    * Builds the upstream HTTP request: URL from the channel's base URL, credentials, channel model
    * mapping, parameter and header overrides, and the site's model `settings` (defaults when
    * absent). Throws `RelayRequestError` for a protocol the adapter cannot serve.
    */
   buildRequest(call: RelayCall, channel: ChannelRuntime, settings?: ProviderSettings): UpstreamRequest;
+  /**
+   * The upstream's own token count for a call of a native protocol (Anthropic's
+   * `/v1/messages/count_tokens`, Gemini's `:countTokens`), sent as the client wrote it. Absent when
+   * the upstream has none: the gateway then answers with its own estimate.
+   */
+  buildCountTokensRequest?(
+    call: RelayCall,
+    channel: ChannelRuntime,
+    settings?: ProviderSettings,
+  ): UpstreamRequest;
   /**
    * Asynchronous credential preparation (OAuth access tokens for Vertex AI, for example), run by
    * the server before `buildRequest`; returns the channel to build with (same object when nothing

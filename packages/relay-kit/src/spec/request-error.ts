@@ -16,7 +16,10 @@ const RELAY_REQUEST_ERROR_BRAND = Symbol.for('switchyard.relay-kit.request-error
 export class RelayRequestError extends Error {
   readonly [RELAY_REQUEST_ERROR_BRAND] = true;
   readonly code: RelayRequestErrorCode;
-  /** HTTP status for the client (400, or 501 for unsupported protocols). */
+  /**
+   * The status relay-kit suggests (400, or 501 for unsupported protocols). The server answers
+   * every request error with a 400 in the caller's protocol: a 5xx makes clients retry.
+   */
   readonly status: number;
   readonly param: string | undefined;
 

@@ -94,13 +94,11 @@ describe('estimatePromptTokens', () => {
     );
   });
 
-  it('stays fast and reports extrapolation for huge prompts', () => {
-    const start = performance.now();
+  it('extrapolates huge prompts from a counted prefix instead of counting all of them', () => {
     const estimate = estimatePromptTokens(
       { messages: [user('lorem ipsum dolor sit amet '.repeat(100_000))] },
       'gpt-4o',
     );
-    expect(performance.now() - start).toBeLessThan(1000);
     expect(estimate.extrapolated).toBe(true);
     expect(estimate.tokens).toBeGreaterThan(400_000);
   });

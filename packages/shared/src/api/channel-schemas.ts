@@ -1,4 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { NullableText } from './nullable-text.ts';
+import { QueryInteger } from './query-integer.ts';
 
 /**
  * Channels API (admin). Bodies are validated strictly (no coercion); query strings are text, so
@@ -9,10 +11,6 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
  * ('' = unset). The channel key is a secret: no reply carries it, except
  * `GET /api/channel/:id?with_key=true` for the root user.
  */
-
-/** Text that may also be sent as null (the console copies rows whose unset fields are null); null means ''. */
-const NullableText = (maxLength: number) =>
-  Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
 /** Longest value of a TEXT column that fits MySQL's 64 KB in utf8mb4 (4 bytes per character). */
 const TEXT_MAX = 16_000;
@@ -77,21 +75,25 @@ export const ChannelUpdateBody = Type.Object({
 });
 export type ChannelUpdateBody = Static<typeof ChannelUpdateBody>;
 
-/** GET /api/channel/?p=&page_size=&id_sort=&tag_mode= — `p` from 0, page_size 1..100 (default 10). */
+/**
+ * GET /api/channel/?p=&page_size=&id_sort=&tag_mode= → `data`: ChannelView[] (one page). `p` from
+ * 0, page_size 1..100 (default 10); non-integer values count as 0 (QueryInteger).
+ */
 export const ChannelListQuery = Type.Object({
-  p: Type.Optional(Type.Integer({ maximum: 100_000_000 })),
-  page_size: Type.Optional(Type.Integer()),
+  p: QueryInteger({ maximum: 100_000_000 }),
+  page_size: QueryInteger(),
   /** 'true' orders by id desc; otherwise priority desc, then id desc. */
   id_sort: Type.Optional(Type.String({ maxLength: 10 })),
-  /** 'true' pages over entries where channels sharing a tag form one ChannelTagGroup. */
+  /** 'true' pages over tags: the channels of the page's tags (untagged channels left out). */
   tag_mode: Type.Optional(Type.String({ maxLength: 10 })),
 });
 export type ChannelListQuery = Static<typeof ChannelListQuery>;
 
 /**
- * GET /api/channel/search — ChannelListQuery plus filters, all optional and combined with AND:
- * `keyword` is the id (exact) or a substring of the name or key; `group` one of the channel's
- * groups (exact); `model` a substring of one of its models. Substring matches ignore ASCII case.
+ * GET /api/channel/search — ChannelListQuery plus filters (page_size 100 by default), all optional
+ * and combined with AND: `keyword` is the id (exact) or a substring of the name or key; `group` one
+ * of the channel's groups (exact; `null` reads as not given, as the reference console may send
+ * it); `model` a substring of one of its models. Substring matches ignore ASCII case.
  */
 export const ChannelSearchQuery = Type.Object({
   ...ChannelListQuery.properties,
@@ -126,44 +128,14 @@ export interface ChannelView {
   status_code_mapping: string;
   priority: number;
   auto_ban: number;
-  /** JSON `{status_reason, status_time}` parsed when it is valid JSON, else the stored text; null if unset. */
-  other_info: unknown;
+  /** JSON text `{"status_reason", "status_time"}` as stored; '' when unset. */
+  other_info: string;
   /** '' when the channel has no tag. */
   tag: string;
   setting: string;
   param_override: string;
   header_override: string;
   max_input_tokens: number;
-}
-
-/**
- * One row of a tag_mode list: the channels sharing `tag` (those matching the search, in list
- * order). Tell it from a ChannelView by `tag_group: true`. Groups are ordered among the untagged
- * channels by their highest member priority, then highest member id (id_sort: highest id).
- */
-export interface ChannelTagGroup {
-  tag_group: true;
-  tag: string;
-  channels: ChannelView[];
-  channel_count: number;
-  /** Members with status 1. */
-  enabled_count: number;
-  /** Highest member priority. */
-  priority: number;
-}
-
-/** An entry of a channel list: a channel, or (tag_mode only) a tag group. */
-export type ChannelListEntry = ChannelView | ChannelTagGroup;
-
-/**
- * `data` of GET /api/channel/ and /api/channel/search, paginated server-side. `total` counts
- * entries: channels, or in tag_mode untagged channels plus tag groups.
- */
-export interface ChannelListPage {
-  items: ChannelListEntry[];
-  total: number;
-  page: number;
-  page_size: number;
 }
 
 /** An entry of GET /api/channel/models (OpenAI model object). */

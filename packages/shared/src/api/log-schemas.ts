@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { QueryInteger } from './query-integer.ts';
 
 /**
  * Logs and dashboard-data API. Query strings are text and are coerced (an empty value reads as 0
@@ -23,15 +24,8 @@ export const LOG_RECENT_MAX_ROWS = 100;
 /** Longest span of `GET /api/data/self`, in seconds (30 days). */
 export const QUOTA_DATA_SELF_MAX_SPAN = 2_592_000;
 
-/**
- * An integer query value that may also be sent empty, as the reference console does for filters
- * left blank: '' reads as "not given".
- */
-const OptionalInteger = (options: { minimum?: number; maximum?: number } = {}) =>
-  Type.Optional(Type.Union([Type.Integer(options), Type.Literal('')]));
-
-/** Unix seconds; 0 (or an empty value) means "no bound". */
-const Timestamp = OptionalInteger({ minimum: 0, maximum: 100_000_000_000 });
+/** Unix seconds; 0 (or an empty or non-integer value such as `NaN`) means "no bound". */
+const Timestamp = QueryInteger({ minimum: 0, maximum: 100_000_000_000 });
 
 /**
  * The filters shared by the list and stat routes, all optional and combined with AND:
@@ -43,13 +37,13 @@ const Timestamp = OptionalInteger({ minimum: 0, maximum: 100_000_000_000 });
  * - `channel` (admin routes only; ignored on self routes): the channel id.
  */
 export const LogFilterQuery = Type.Object({
-  type: OptionalInteger({ minimum: 0, maximum: 1000 }),
+  type: QueryInteger({ minimum: 0, maximum: 1000 }),
   username: Type.Optional(Type.String({ maxLength: 64 })),
   token_name: Type.Optional(Type.String({ maxLength: 255 })),
   model_name: Type.Optional(Type.String({ maxLength: 255 })),
   start_timestamp: Timestamp,
   end_timestamp: Timestamp,
-  channel: OptionalInteger({ minimum: 0, maximum: 2_147_483_647 }),
+  channel: QueryInteger({ minimum: 0, maximum: 2_147_483_647 }),
   group: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export type LogFilterQuery = Static<typeof LogFilterQuery>;
@@ -57,8 +51,8 @@ export type LogFilterQuery = Static<typeof LogFilterQuery>;
 /** LogFilterQuery plus paging: `p` from 1 (clamped), `page_size` 1..100 (default 10). */
 export const LogListQuery = Type.Object({
   ...LogFilterQuery.properties,
-  p: OptionalInteger(),
-  page_size: OptionalInteger(),
+  p: QueryInteger(),
+  page_size: QueryInteger(),
 });
 export type LogListQuery = Static<typeof LogListQuery>;
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { QueryInteger } from './query-integer.ts';
 
 /** Longest redemption code name, counted in characters. */
 export const REDEMPTION_NAME_MAX_LENGTH = 20;
@@ -15,8 +16,8 @@ const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 /** GET /api/redemption/?p=&page_size= — `p` counts from 1, `page_size` is clamped to 1..100 (default 10). */
 export const RedemptionListQuery = Type.Object({
-  p: Type.Optional(Type.Integer()),
-  page_size: Type.Optional(Type.Integer()),
+  p: QueryInteger(),
+  page_size: QueryInteger(),
 });
 export type RedemptionListQuery = Static<typeof RedemptionListQuery>;
 
@@ -26,8 +27,8 @@ export type RedemptionListQuery = Static<typeof RedemptionListQuery>;
  */
 export const RedemptionSearchQuery = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: 255 })),
-  p: Type.Optional(Type.Integer()),
-  page_size: Type.Optional(Type.Integer()),
+  p: QueryInteger(),
+  page_size: QueryInteger(),
 });
 export type RedemptionSearchQuery = Static<typeof RedemptionSearchQuery>;
 

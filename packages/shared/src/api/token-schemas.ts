@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { QueryInteger } from './query-integer.ts';
 
 /** Longest token name, counted in characters (the reference counts bytes; characters suit CJK names). */
 export const TOKEN_NAME_MAX_LENGTH = 30;
@@ -13,23 +14,26 @@ export const TOKEN_MODEL_LIMITS_MAX_LENGTH = 1024;
 /** Prefix clients see in front of the stored 48-character key. */
 export const TOKEN_KEY_PREFIX = 'sk-';
 
-/** GET /api/token/?p=&size= — `p` counts from 0, `size` is clamped to 1..100 (default 10). */
+/**
+ * GET /api/token/?p=&size= → `data`: TokenView[] (one page). `p` counts from 0, `size` is clamped
+ * to 1..100 (default 10); non-integer values count as 0 (QueryInteger).
+ */
 export const TokenListQuery = Type.Object({
-  p: Type.Optional(Type.Integer()),
-  size: Type.Optional(Type.Integer()),
+  p: QueryInteger(),
+  size: QueryInteger(),
 });
 export type TokenListQuery = Static<typeof TokenListQuery>;
 
 /**
  * GET /api/token/search?keyword=&token= — name contains `keyword` and/or key contains `token`
  * (an `sk-` prefix is ignored; `*` runs match anything, so a masked key finds its token).
- * Optional `p` (from 0) and `size` (1..100, default 100).
+ * → `data`: TokenView[]. Optional `p` (from 0) and `size` (1..100, default 100).
  */
 export const TokenSearchQuery = Type.Object({
   keyword: Type.Optional(Type.String({ maxLength: 255 })),
   token: Type.Optional(Type.String({ maxLength: 255 })),
-  p: Type.Optional(Type.Integer()),
-  size: Type.Optional(Type.Integer()),
+  p: QueryInteger(),
+  size: QueryInteger(),
 });
 export type TokenSearchQuery = Static<typeof TokenSearchQuery>;
 
@@ -78,8 +82,8 @@ export const TokenUpdateQuery = Type.Object({
 export type TokenUpdateQuery = Static<typeof TokenUpdateQuery>;
 
 /**
- * A token as the console sees it. `key` carries the `sk-` prefix and is masked
- * (`sk-abcd**********wxyz`) everywhere except the create reply and POST /api/token/:id/key.
+ * A token as its owner sees it. `key` is the stored key, 48 characters without `sk-`: clients
+ * show, copy and use it as `sk-` + key (TOKEN_KEY_PREFIX).
  */
 export interface TokenView {
   id: number;
@@ -99,14 +103,6 @@ export interface TokenView {
   model_limits: string;
   allow_ips: string;
   group: string;
-}
-
-/** `data` of GET /api/token/ and /api/token/search. `page` counts from 0, as the `p` parameter does. */
-export interface TokenPage {
-  items: TokenView[];
-  total: number;
-  page: number;
-  page_size: number;
 }
 
 /** One element of the create reply's `data`: the only time (besides /:id/key) a full key is sent. */

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { NullableText } from './nullable-text.ts';
 
 /** POST /api/user/login */
 export const LoginBody = Type.Object({
@@ -7,14 +8,19 @@ export const LoginBody = Type.Object({
 });
 export type LoginBody = Static<typeof LoginBody>;
 
-/** POST /api/user/register */
+/**
+ * POST /api/user/register. `username` and `password` are required; every field may be null,
+ * read as '' (NullableText): the reference console sends `aff_code: null` when there is no
+ * invite code. `password2`, when sent and not
+ * null, must equal `password`.
+ */
 export const RegisterBody = Type.Object({
-  username: Type.String({ maxLength: 255 }),
-  password: Type.String({ maxLength: 255 }),
-  password2: Type.Optional(Type.String({ maxLength: 255 })),
-  email: Type.Optional(Type.String({ maxLength: 255 })),
-  verification_code: Type.Optional(Type.String({ maxLength: 64 })),
-  aff_code: Type.Optional(Type.String({ maxLength: 64 })),
+  username: Type.Union([Type.String({ maxLength: 255 }), Type.Null()]),
+  password: Type.Union([Type.String({ maxLength: 255 }), Type.Null()]),
+  password2: NullableText(255),
+  email: NullableText(255),
+  verification_code: NullableText(64),
+  aff_code: NullableText(64),
 });
 export type RegisterBody = Static<typeof RegisterBody>;
 

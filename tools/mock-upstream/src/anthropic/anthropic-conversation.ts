@@ -58,7 +58,9 @@ export function summarizeAnthropicMessages(
 
 /**
  * The tool to call: none for `tool_choice.type === "none"` or after a tool result; the named one
- * for `{type:"tool"}`; otherwise the first custom tool (server tools such as web search are skipped).
+ * for `{type:"tool"}`; otherwise the first custom tool the model can see (server tools such as web
+ * search and tools marked `defer_loading`, which a real model only sees after a tool search, are
+ * skipped).
  */
 export function chooseAnthropicTool(
   body: Record<string, unknown>,
@@ -71,6 +73,7 @@ export function chooseAnthropicTool(
   for (const tool of body.tools) {
     if (!isRecord(tool) || typeof tool.name !== 'string') continue;
     if (tool.type !== undefined && tool.type !== 'custom') continue;
+    if (tool.defer_loading === true) continue;
     definitions.push({ name: tool.name, parameters: tool.input_schema });
   }
   if (choice?.type === 'tool') {

@@ -138,6 +138,18 @@ describe('POST /v1/messages', () => {
     expect(JSON.parse(partial)).toEqual({ city: 'mock' });
   });
 
+  it('never calls a deferred tool, which a real model only sees after a tool search', async () => {
+    const toolRequest = {
+      ...request,
+      tools: [
+        { name: 'DeferredToolPlaceholder', defer_loading: true, input_schema: { type: 'object' } },
+        { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+      ],
+    };
+    const json = await (await postJson(mock.current, '/v1/messages', toolRequest, anthropicHeaders)).json();
+    expect(json.content[0]).toMatchObject({ type: 'tool_use', name: 'get_weather' });
+  });
+
   it('answers with text after a tool_result', async () => {
     const json = await (
       await postJson(

@@ -54,7 +54,8 @@ export function summarizeResponsesInput(body: Record<string, unknown>): Conversa
 /**
  * The function the mock calls: none when `tool_choice` is `"none"` or the input ends with a
  * function result; the one `tool_choice: {type: "function", name}` names; else the first
- * `function` tool (built-in tools such as `web_search` are ignored).
+ * `function` tool, those grouped in a `namespace` tool included (built-in tools such as
+ * `web_search` are ignored).
  */
 export function chooseResponsesTool(
   body: Record<string, unknown>,
@@ -63,7 +64,10 @@ export function chooseResponsesTool(
   if (conversation.endsWithToolResult || body.tool_choice === 'none') return undefined;
   const definitions: ToolDefinition[] = [];
   if (Array.isArray(body.tools)) {
-    for (const tool of body.tools) {
+    const functions = body.tools.flatMap((tool: unknown) =>
+      isRecord(tool) && tool.type === 'namespace' && Array.isArray(tool.tools) ? tool.tools : [tool],
+    );
+    for (const tool of functions) {
       if (isRecord(tool) && tool.type === 'function' && typeof tool.name === 'string') {
         definitions.push({ name: tool.name, parameters: tool.parameters });
       }

@@ -86,6 +86,19 @@ describe('POST /v1/responses', () => {
     expect(answered.output_text).toBe('Hello from mock gpt-4o: weather?');
   });
 
+  it('calls a function grouped in a namespace tool, skipping built-in tools', async () => {
+    const response = await postJson(mock.current, '/v1/responses', {
+      model: 'gpt-4o',
+      input: 'weather?',
+      tools: [{ type: 'web_search' }, { type: 'namespace', name: 'mcp', tools: [weather] }],
+    });
+    const body = (await response.json()) as { output: Array<Record<string, unknown>> };
+    expect(body.output.find((item) => item.type === 'function_call')).toMatchObject({
+      name: 'get_weather',
+      arguments: '{"city":"mock"}',
+    });
+  });
+
   it('reasons for thinking models and stops at max_output_tokens', async () => {
     const response = await client().responses.create({
       model: 'o3-thinking',

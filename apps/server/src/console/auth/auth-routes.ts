@@ -3,7 +3,7 @@ import { LoginBody, PasswordResetBody, RegisterBody, UserStatus } from '@switchy
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import { clearSessionCookie } from '../../auth/guards.ts';
-import { startLoginSession } from '../../auth/login-session.ts';
+import { revokeSessionCookie, startLoginSession } from '../../auth/login-session.ts';
 import { checkTurnstile } from '../../auth/turnstile.ts';
 import { bcryptCost } from '../../bootstrap.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
@@ -34,10 +34,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     const matches = await bcrypt.compare(password, user?.password || DUMMY_HASH);
     if (!user || !matches) throw invalidRequest('用户名或密码错误，或用户已被封禁');
     if (user.status !== UserStatus.Enabled) throw invalidRequest('用户已被封禁');
-    return ok(startLoginSession(request, reply, user), '');
+    return ok(await startLoginSession(request, reply, user), '');
   });
 
-  app.get('/user/logout', async (_request, reply) => {
+  app.get('/user/logout', async (request, reply) => {
+    await revokeSessionCookie(request);
     clearSessionCookie(reply);
     return ok();
   });

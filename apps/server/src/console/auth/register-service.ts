@@ -1,4 +1,4 @@
-import { LogType, type RegisterBody } from '@switchyard/shared';
+import { LogType, type RegisterBody, textOf } from '@switchyard/shared';
 import bcrypt from 'bcryptjs';
 import type { AppServices } from '../../app-services.ts';
 import { bcryptCost } from '../../bootstrap.ts';
@@ -29,20 +29,20 @@ export async function registerUser(services: AppServices, body: RegisterBody): P
   if (!options.getBoolean('PasswordRegisterEnabled')) {
     throw invalidRequest('管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册');
   }
-  const username = checkUsername(body.username);
-  const password = checkPassword(body.password);
-  if (body.password2 !== undefined && body.password2 !== body.password)
+  const username = checkUsername(textOf(body.username));
+  const password = checkPassword(textOf(body.password));
+  if (body.password2 !== undefined && body.password2 !== null && body.password2 !== password)
     throw invalidRequest('两次输入的密码不一致');
   // Checked before the e-mail code is consumed, so a taken name does not burn the code (the
   // transaction below checks again against concurrent registrations).
   if (await users.findByUsername(username)) throw invalidRequest('用户名已存在，或已注销');
   let email = '';
   if (options.getBoolean('EmailVerificationEnabled')) {
-    if (!body.email || !body.verification_code)
-      throw invalidRequest('管理员开启了邮箱验证，请输入邮箱地址和验证码');
+    const code = textOf(body.verification_code);
+    if (!body.email || !code) throw invalidRequest('管理员开启了邮箱验证，请输入邮箱地址和验证码');
     email = checkEmailAllowed(body.email, options);
     if (await users.findActiveByEmail(email)) throw invalidRequest('邮箱地址已被占用');
-    if (!(await verifications.consume('email_verification', email, body.verification_code.trim()))) {
+    if (!(await verifications.consume('email_verification', email, code.trim()))) {
       throw invalidRequest('验证码错误或已过期');
     }
   }
@@ -50,7 +50,7 @@ export async function registerUser(services: AppServices, body: RegisterBody): P
   return createUserWithRewards(
     services,
     { username, password: hash, display_name: checkDisplayName(undefined, username), email },
-    body.aff_code,
+    textOf(body.aff_code),
   ).catch((error: unknown) => {
     if (isUniqueViolation(error)) throw invalidRequest('用户名已存在，或已注销');
     throw error;

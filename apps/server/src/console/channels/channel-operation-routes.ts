@@ -1,3 +1,4 @@
+import { ChannelStatus, isRootRole } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin } from '../../auth/guards.ts';
 import type { NewChannel } from '../../db/repositories/channel-repository.ts';
@@ -7,6 +8,7 @@ import { channelHealthOf } from '../../routing/channel-health-service.ts';
 import { channelTestRunnerOf, TEST_ALL_RUNNING_MESSAGE } from '../../routing/channel-tester-runner.ts';
 import { ok } from '../envelope.ts';
 import { BalanceError, runBalanceUpdate, updateChannelBalance } from './channel-balance.ts';
+import { CHANNEL_KEY_MISSING } from './channel-key-destination.ts';
 import { channelModelListRoutes } from './channel-model-list-routes.ts';
 import {
   type ChannelCopyQuery,
@@ -20,6 +22,7 @@ import { channelTagRoutes } from './channel-tag-routes.ts';
 const NAME_MAX = 255;
 const DEFAULT_COPY_SUFFIX = '_复制';
 const channelMissing = () => invalidRequest('渠道不存在');
+const COPY_WITHOUT_KEY = '已复制渠道；副本不含密钥，已禁用，请编辑副本填写密钥后再启用';
 
 /**
  * Channel operations (admin): tests, balances, copy, plus the bulk tag and batch routes of
@@ -37,7 +40,9 @@ const channelMissing = () => invalidRequest('渠道不存在');
  * - `GET /channel/update_balance` → `data: {updated, failed, skipped, disabled}` (enabled channels).
  * - `POST /channel/copy/:id?suffix=_复制&reset_balance=true` → `data: {id}`: a copy named
  *   `<name><suffix>`, enabled, with test data and (unless reset_balance=false) balance and used
- *   quota reset; the key is copied.
+ *   quota reset. The root user's copy keeps the key and is enabled; an admin's copy has no key and
+ *   is disabled until the admin enters one (the key follows its destination,
+ *   `channel-key-destination.ts`), and the answer's message says so.
  */
 export async function channelOperationRoutes(app: FastifyInstance): Promise<void> {
   const { services } = app;
@@ -56,6 +61,7 @@ export async function channelOperationRoutes(app: FastifyInstance): Promise<void
     async (request) => {
       const channel = await channels.findById((request.params as { id: number }).id);
       if (!channel) throw channelMissing();
+      if (channel.key === '') throw invalidRequest(CHANNEL_KEY_MISSING);
       const { model } = request.query as ChannelTestQuery;
       const report = await runner().testOne(channel, model, actorOf(request));
       return {
@@ -104,10 +110,13 @@ export async function channelOperationRoutes(app: FastifyInstance): Promise<void
       const suffix = query.suffix ?? DEFAULT_COPY_SUFFIX;
       const resetBalance = !['false', '0'].includes((query.reset_balance ?? 'true').toLowerCase());
       const { id: _id, created_time: _created, ...fields } = origin;
+      // Only the root user's copy keeps the key; an admin's copy waits, disabled, for a key of its own.
+      const keepsKey = isRootRole(currentUser(request).role);
       const copy: NewChannel = {
         ...fields,
         name: `${origin.name.slice(0, Math.max(0, NAME_MAX - suffix.length))}${suffix}`,
-        status: 1,
+        key: keepsKey ? origin.key : '',
+        status: keepsKey ? ChannelStatus.Enabled : ChannelStatus.ManuallyDisabled,
         other_info: null,
         test_time: 0,
         response_time: 0,
@@ -122,6 +131,7 @@ export async function channelOperationRoutes(app: FastifyInstance): Promise<void
       }
       const id = ids[0]!;
       bus.publish('channels', String(id));
+      if (!keepsKey) return { success: true, message: COPY_WITHOUT_KEY, data: { id } };
       return ok({ id });
     },
   );

@@ -12,8 +12,13 @@ import type { ChannelFilter, ChannelListOptions } from '../../db/repositories/ch
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { forbidden, invalidRequest } from '../../errors/gateway-error.ts';
 import { ok, readPaging } from '../envelope.ts';
+import {
+  CHANNEL_KEY_MISSING,
+  changedDestinationFields,
+  KEY_REQUIRED_FOR_NEW_DESTINATION,
+} from './channel-key-destination.ts';
 import { channelChanges, channelsToCreate } from './channel-rules.ts';
-import { toChannelView, toListEntryView } from './channel-view.ts';
+import { toChannelView } from './channel-view.ts';
 import { listKnownModels } from './known-models.ts';
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -35,37 +40,36 @@ export async function channelRoutes(app: FastifyInstance): Promise<void> {
   const guarded = { onRequest: requireAdmin };
 
   /**
-   * Both list routes answer `data: {items, total, page, page_size}` (`p` from 0). In tag_mode the
-   * items are ChannelView (untagged) and ChannelTagGroup (`tag_group: true`) entries.
+   * Both list routes answer `data` as a bare array of one page, as the reference does (`p` from 0;
+   * `page_size` 1..100, 10 by default on the list and 100 on the search, which the reference does
+   * not page). With tag_mode the page is over tags: the channels of the page's tags, untagged ones
+   * left out; clients group them.
    */
-  const list = async (query: ChannelSearchQuery, filter: ChannelFilter) => {
-    const { page, pageSize, offset } = readPaging(query, { base: 0 });
+  const list = async (query: ChannelSearchQuery, filter: ChannelFilter, defaultSize: number) => {
+    const { pageSize, offset } = readPaging(
+      { p: query.p, page_size: query.page_size ?? defaultSize },
+      { base: 0 },
+    );
     const listOptions: ChannelListOptions = {
       filter,
       order: flag(query.id_sort) ? 'id' : 'priority',
       offset,
       limit: pageSize,
     };
-    if (flag(query.tag_mode)) {
-      const result = await channels.listTagPage(listOptions);
-      return ok({ items: result.items.map(toListEntryView), total: result.total, page, page_size: pageSize });
-    }
-    const result = await channels.listPage(listOptions);
-    return ok({
-      items: result.items.map((channel) => toChannelView(channel)),
-      total: result.total,
-      page,
-      page_size: pageSize,
-    });
+    const rows = flag(query.tag_mode)
+      ? await channels.listTagged(listOptions)
+      : await channels.list(listOptions);
+    return ok(rows.map((channel) => toChannelView(channel)));
   };
 
   app.get('/channel/', { ...guarded, schema: { querystring: ChannelListQuery } }, async (request) =>
-    list(request.query as ChannelListQuery, {}),
+    list(request.query as ChannelListQuery, {}, 10),
   );
 
   app.get('/channel/search', { ...guarded, schema: { querystring: ChannelSearchQuery } }, async (request) => {
     const query = request.query as ChannelSearchQuery;
-    return list(query, { keyword: query.keyword, group: query.group, model: query.model });
+    const group = query.group === 'null' ? '' : query.group;
+    return list(query, { keyword: query.keyword, group, model: query.model }, 100);
   });
 
   app.get('/channel/models', guarded, async () => ok(listKnownModels(options)));
@@ -102,6 +106,11 @@ export async function channelRoutes(app: FastifyInstance): Promise<void> {
     const current = await channels.findById(body.id);
     if (!current) throw invalidRequest('渠道不存在');
     const changes = channelChanges(body, current);
+    if (changes.key === undefined) {
+      if (current.key === '') throw invalidRequest(CHANNEL_KEY_MISSING);
+      if (!isRootRole(currentUser(request).role) && changedDestinationFields(changes, current).length > 0)
+        throw forbidden(KEY_REQUIRED_FOR_NEW_DESTINATION);
+    }
     let updated: Awaited<ReturnType<typeof channels.update>>;
     try {
       updated = await channels.update(body.id, changes);

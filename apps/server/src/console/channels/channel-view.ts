@@ -1,22 +1,5 @@
-import type { ChannelListEntry as ChannelListEntryView, ChannelView } from '@switchyard/shared';
-import type {
-  ChannelListEntry,
-  ChannelRow,
-  ChannelSummary,
-} from '../../db/repositories/channel-repository.ts';
-
-/** The priority of an (unexpectedly) empty tag group. */
-const PRIORITY_FLOOR = -999;
-
-/** other_info is JSON ({status_reason, status_time}); shown parsed, or as stored when it is not JSON. */
-function readOtherInfo(value: string | null): unknown {
-  if (value === null || value === '') return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
+import type { ChannelView } from '@switchyard/shared';
+import type { ChannelRow, ChannelSummary } from '../../db/repositories/channel-repository.ts';
 
 /**
  * The console's view of a channel. The key is a secret and is left out unless `withKey` is set,
@@ -45,7 +28,7 @@ export function toChannelView(channel: ChannelSummary | ChannelRow, withKey = fa
     status_code_mapping: channel.status_code_mapping,
     priority: channel.priority,
     auto_ban: channel.auto_ban,
-    other_info: readOtherInfo(channel.other_info),
+    other_info: channel.other_info ?? '',
     tag: channel.tag ?? '',
     setting: channel.setting ?? '',
     param_override: channel.param_override ?? '',
@@ -54,17 +37,4 @@ export function toChannelView(channel: ChannelSummary | ChannelRow, withKey = fa
   };
   if (withKey && 'key' in channel) view.key = channel.key;
   return view;
-}
-
-/** A tag-mode entry on the wire: a channel, or a tag group (see ChannelTagGroup). */
-export function toListEntryView(entry: ChannelListEntry): ChannelListEntryView {
-  if (entry.kind === 'channel') return toChannelView(entry.channel);
-  return {
-    tag_group: true,
-    tag: entry.tag,
-    channels: entry.channels.map((channel) => toChannelView(channel)),
-    channel_count: entry.channels.length,
-    enabled_count: entry.channels.filter((channel) => channel.status === 1).length,
-    priority: entry.channels.reduce((top, channel) => Math.max(top, channel.priority), PRIORITY_FLOOR),
-  };
 }

@@ -5,6 +5,7 @@ import {
   LogListQuery,
   LogSearchQuery,
   type LogStat,
+  queryInteger,
   TokenLogQuery,
   TokenStatus,
 } from '@switchyard/shared';
@@ -20,21 +21,18 @@ import { quotaDataRoutes } from './quota-data-routes.ts';
 /** Seconds counted by the stat routes' rpm and tpm. */
 const RATE_WINDOW_SECONDS = 60;
 
-/** An optional integer query value; absent or '' reads as 0 ("no filter"). */
-const integerOf = (value: number | '' | undefined): number => (typeof value === 'number' ? value : 0);
-
 /** The filters of a list or stat query; self routes drop username and channel and pin user_id. */
 function filterOf(query: LogFilterQuery, userId: number | null): LogFilter {
   const filter: LogFilter = {
-    type: integerOf(query.type),
+    type: queryInteger(query.type),
     tokenName: query.token_name?.trim() ?? '',
     modelName: query.model_name?.trim() ?? '',
-    start: integerOf(query.start_timestamp),
-    end: integerOf(query.end_timestamp),
+    start: queryInteger(query.start_timestamp),
+    end: queryInteger(query.end_timestamp),
     group: query.group?.trim() ?? '',
   };
   if (userId !== null) return { ...filter, userId };
-  return { ...filter, username: query.username?.trim() ?? '', channelId: integerOf(query.channel) };
+  return { ...filter, username: query.username?.trim() ?? '', channelId: queryInteger(query.channel) };
 }
 
 async function statOf(logs: LogRepository, filter: LogFilter): Promise<LogStat> {

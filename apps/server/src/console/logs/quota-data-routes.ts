@@ -1,4 +1,4 @@
-import { QUOTA_DATA_SELF_MAX_SPAN, QuotaDataQuery } from '@switchyard/shared';
+import { QUOTA_DATA_SELF_MAX_SPAN, QuotaDataQuery, queryInteger } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guards.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
@@ -7,8 +7,8 @@ import { ok } from '../envelope.ts';
 
 /** The [start, end] range of a query: end defaults to now, start to 30 days before the end. */
 function rangeOf(query: QuotaDataQuery): { start: number; end: number } {
-  const end = Number(query.end_timestamp || 0) || Math.floor(Date.now() / 1000);
-  const start = Number(query.start_timestamp || 0) || Math.max(0, end - QUOTA_DATA_SELF_MAX_SPAN);
+  const end = queryInteger(query.end_timestamp) || Math.floor(Date.now() / 1000);
+  const start = queryInteger(query.start_timestamp) || Math.max(0, end - QUOTA_DATA_SELF_MAX_SPAN);
   return { start, end };
 }
 

@@ -50,7 +50,7 @@ function registerCodeCallback(app: FastifyInstance, provider: OAuthProvider): vo
         email: profile.email,
         affCode: aff,
       });
-      return ok(startLoginSession(request, reply, user), '');
+      return ok(await startLoginSession(request, reply, user), '');
     },
   );
 }

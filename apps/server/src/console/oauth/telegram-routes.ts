@@ -45,7 +45,7 @@ export async function telegramRoutes(app: FastifyInstance): Promise<void> {
       undefined,
       '该 Telegram 账户未绑定，请先登录后在个人设置中绑定',
     );
-    return ok(startLoginSession(request, reply, user), '');
+    return ok(await startLoginSession(request, reply, user), '');
   });
 
   app.get(

@@ -28,7 +28,7 @@ export async function wechatRoutes(app: FastifyInstance): Promise<void> {
         { column: 'wechat_id', id },
         { usernamePrefix: 'wechat_', displayName: 'WeChat User', email: '', affCode: '' },
       );
-      return ok(startLoginSession(request, reply, user), '');
+      return ok(await startLoginSession(request, reply, user), '');
     },
   );
 

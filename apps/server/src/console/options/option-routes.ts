@@ -1,14 +1,19 @@
 import { Type } from '@sinclair/typebox';
+import { QueryInteger, queryInteger } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireRoot } from '../../auth/guards.ts';
-import { DEFAULT_MODEL_RATIO } from '../../billing/default-ratios.ts';
+import { DEFAULT_PRICE_OPTIONS } from '../../billing/default-ratios.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
 import { isSecretOptionKey } from '../../options/option-defaults.ts';
 import { ok } from '../envelope.ts';
 
+/**
+ * PUT /api/option/ `{key, value}`. A missing `value` saves '' as the reference's decoder leaves
+ * it (its console's Telegram save sends no value for a secret it never loaded).
+ */
 const OptionUpdateBody = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 191 }),
-  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+  value: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
 });
 
 /** Site options (root only) and old-log clearing (admin). */
@@ -25,14 +30,19 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.put('/option/', { onRequest: requireRoot, schema: { body: OptionUpdateBody } }, async (request) => {
-    const { key, value } = request.body as { key: string; value: unknown };
+    const { key, value = '' } = request.body as { key: string; value?: unknown };
     const result = await options.set(key, value);
     if (!result.ok) throw invalidRequest(result.message);
     return ok();
   });
 
+  // Restores the four price tables the ratio editor shows from the built-in model catalogue
+  // (the reference resets ModelRatio alone, which left new models without their completion and
+  // cache ratios).
   app.post('/option/rest_model_ratio', { onRequest: requireRoot }, async () => {
-    await options.persist('ModelRatio', JSON.stringify(DEFAULT_MODEL_RATIO));
+    for (const [key, table] of Object.entries(DEFAULT_PRICE_OPTIONS)) {
+      await options.persist(key, JSON.stringify(table));
+    }
     return ok(undefined, '重置模型倍率成功');
   });
 
@@ -40,11 +50,11 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
     '/log/',
     {
       onRequest: requireAdmin,
-      schema: { querystring: Type.Object({ target_timestamp: Type.Optional(Type.Integer()) }) },
+      schema: { querystring: Type.Object({ target_timestamp: QueryInteger() }) },
     },
     async (request) => {
-      const { target_timestamp: target } = request.query as { target_timestamp?: number };
-      if (!target || target <= 0) throw invalidRequest('target timestamp is required');
+      const target = queryInteger((request.query as { target_timestamp?: number | string }).target_timestamp);
+      if (target <= 0) throw invalidRequest('target timestamp is required');
       const deleted = await logs.deleteBefore(target);
       return ok(deleted);
     },

@@ -1,13 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { QueryInteger } from '@switchyard/shared';
 
 /**
- * Query strings of the drawing and task lists. Values are coerced; an empty value reads as "not
- * given". Paging as in the reference: `p` from 0; `page_size` 1..100 (default 10).
+ * Query strings of the drawing and task lists. Integers are read as the reference reads them
+ * (QueryInteger: empty or non-integer values such as `NaN` count as 0, "not given"). Paging as in
+ * the reference: `p` from 0; `page_size` 1..100 (default 10; the reference console never sends it).
  */
-const OptionalInteger = (options: { minimum?: number; maximum?: number } = {}) =>
-  Type.Optional(Type.Union([Type.Integer(options), Type.Literal('')]));
-
-const Timestamp = OptionalInteger({ minimum: 0, maximum: 100_000_000_000_000 });
+const Timestamp = QueryInteger({ minimum: 0, maximum: 100_000_000_000_000 });
 const Id = Type.Optional(Type.String({ maxLength: 191 }));
 
 /**
@@ -16,10 +15,10 @@ const Id = Type.Optional(Type.String({ maxLength: 191 }));
  * below 10^11 are read as seconds); `channel_id` (admin only, ignored on self).
  */
 export const MidjourneyListQuery = Type.Object({
-  p: OptionalInteger(),
-  page_size: OptionalInteger(),
+  p: QueryInteger(),
+  page_size: QueryInteger(),
   mj_id: Id,
-  channel_id: OptionalInteger({ minimum: 0, maximum: 2_147_483_647 }),
+  channel_id: QueryInteger({ minimum: 0, maximum: 2_147_483_647 }),
   start_timestamp: Timestamp,
   end_timestamp: Timestamp,
 });
@@ -30,13 +29,13 @@ export type MidjourneyListQuery = Static<typeof MidjourneyListQuery>;
  * exact; `start_timestamp` / `end_timestamp` bound `submit_time` (seconds); `channel_id` (admin).
  */
 export const TaskListQuery = Type.Object({
-  p: OptionalInteger(),
-  page_size: OptionalInteger(),
+  p: QueryInteger(),
+  page_size: QueryInteger(),
   task_id: Id,
   platform: Type.Optional(Type.String({ maxLength: 30 })),
   status: Type.Optional(Type.String({ maxLength: 20 })),
   action: Type.Optional(Type.String({ maxLength: 40 })),
-  channel_id: OptionalInteger({ minimum: 0, maximum: 2_147_483_647 }),
+  channel_id: QueryInteger({ minimum: 0, maximum: 2_147_483_647 }),
   start_timestamp: Timestamp,
   end_timestamp: Timestamp,
 });

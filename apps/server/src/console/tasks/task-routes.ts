@@ -1,3 +1,4 @@
+import { queryInteger } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guards.ts';
 import { readJsonColumn } from '../../db/json-column.ts';
@@ -9,18 +10,24 @@ import { taskRuntimeOf } from '../../tasks/task-runtime.ts';
 import { ok, readPaging } from '../envelope.ts';
 import { MidjourneyListQuery, TaskListQuery } from './task-list-query.ts';
 
-const integerOf = (value: number | '' | undefined): number => (typeof value === 'number' ? value : 0);
 /** Milliseconds from a bound sent in milliseconds or, when below 10^11, in seconds. */
-const millisecondsOf = (value: number | '' | undefined): number => {
-  const number = integerOf(value);
+const millisecondsOf = (value: number | string | undefined): number => {
+  const number = queryInteger(value);
   return number > 0 && number < 100_000_000_000 ? number * 1000 : number;
 };
 const text = (value: string | undefined): string => value?.trim() ?? '';
+/** Stored drawing properties as JSON text, without the notify hook; '' when there are none. */
+const propertiesText = (stored: string | null): string => {
+  const properties = publicProperties(stored);
+  return properties === null ? '' : JSON.stringify(properties);
+};
 
 /**
  * Drawing (Midjourney) and async task (Suno) lists for admins (every row, channel filter) and
- * users (own rows): `{items, total, page, page_size}`, newest first, `p` from 0 as in the reference.
- * With MjForwardUrlEnabled drawing image URLs point at the gateway's `/mj/image/<id>`.
+ * users (own rows). As in the reference, `data` is a bare array of one page, newest first, `p`
+ * from 0: clients page by asking for the next page until one comes back short. A drawing row's
+ * `buttons` and `properties` are JSON text, as the reference stores and sends them (`properties`
+ * without the notify hook). With MjForwardUrlEnabled image URLs point at `/mj/image/<id>`.
  */
 export async function taskRoutes(app: FastifyInstance): Promise<void> {
   const admin = { onRequest: requireAdmin };
@@ -51,8 +58,8 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
       fail_reason: row.fail_reason ?? '',
       channel_id: Number(row.channel_id),
       quota: Number(row.quota),
-      buttons: readJsonColumn(row.buttons),
-      properties: publicProperties(row.properties),
+      buttons: row.buttons ?? '',
+      properties: propertiesText(row.properties),
     };
   };
   const taskView = (row: TaskRow) => ({
@@ -81,7 +88,7 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
       startMs: millisecondsOf(query.start_timestamp),
       endMs: millisecondsOf(query.end_timestamp),
     };
-    return userId !== null ? { ...filter, userId } : { ...filter, channelId: integerOf(query.channel_id) };
+    return userId !== null ? { ...filter, userId } : { ...filter, channelId: queryInteger(query.channel_id) };
   };
   const taskFilterOf = (query: TaskListQuery, userId: number | null): TaskFilter => {
     const filter: TaskFilter = {
@@ -89,24 +96,24 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
       platform: text(query.platform),
       status: text(query.status),
       action: text(query.action),
-      start: integerOf(query.start_timestamp),
-      end: integerOf(query.end_timestamp),
+      start: queryInteger(query.start_timestamp),
+      end: queryInteger(query.end_timestamp),
     };
-    return userId !== null ? { ...filter, userId } : { ...filter, channelId: integerOf(query.channel_id) };
+    return userId !== null ? { ...filter, userId } : { ...filter, channelId: queryInteger(query.channel_id) };
   };
 
   const listMidjourney = async (query: MidjourneyListQuery, userId: number | null) => {
-    const { page, pageSize, offset } = readPaging(query, { base: 0 });
-    const result = await runtime().midjourneys.listPage(midjourneyFilterOf(query, userId), {
+    const { pageSize, offset } = readPaging(query, { base: 0 });
+    const rows = await runtime().midjourneys.list(midjourneyFilterOf(query, userId), {
       offset,
       limit: pageSize,
     });
-    return ok({ items: result.items.map(midjourneyView), total: result.total, page, page_size: pageSize });
+    return ok(rows.map(midjourneyView));
   };
   const listTasks = async (query: TaskListQuery, userId: number | null) => {
-    const { page, pageSize, offset } = readPaging(query, { base: 0 });
-    const result = await runtime().tasks.listPage(taskFilterOf(query, userId), { offset, limit: pageSize });
-    return ok({ items: result.items.map(taskView), total: result.total, page, page_size: pageSize });
+    const { pageSize, offset } = readPaging(query, { base: 0 });
+    const rows = await runtime().tasks.list(taskFilterOf(query, userId), { offset, limit: pageSize });
+    return ok(rows.map(taskView));
   };
 
   app.get('/mj/', { ...admin, schema: { querystring: MidjourneyListQuery } }, (request) =>

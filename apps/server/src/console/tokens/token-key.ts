@@ -4,8 +4,6 @@ import { TOKEN_KEY_PREFIX, TOKEN_NAME_SUFFIX_LENGTH } from '@switchyard/shared';
 const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 /** Stored key length (the reference's char(48)); clients see `sk-` in front of it. */
 export const TOKEN_KEY_LENGTH = 48;
-/** Fixed run of stars in a masked key, so the mask does not reveal the key's length. */
-const MASK = '*'.repeat(10);
 
 /** `length` characters of [0-9a-zA-Z] from node:crypto, without modulo bias (rejection sampling). */
 export function randomAlphanumeric(length: number): string {
@@ -28,12 +26,6 @@ export const tokenNameSuffix = (): string => `-${randomAlphanumeric(TOKEN_NAME_S
 
 /** The full key as clients use it. */
 export const fullTokenKey = (key: string): string => `${TOKEN_KEY_PREFIX}${key}`;
-
-/** `sk-abcd**********wxyz`: the first and last 4 characters of the stored key. */
-export function maskTokenKey(key: string): string {
-  if (key.length <= 8) return `${TOKEN_KEY_PREFIX}${MASK}`;
-  return `${TOKEN_KEY_PREFIX}${key.slice(0, 4)}${MASK}${key.slice(-4)}`;
-}
 
 /** A key search fragment without a leading `sk-` (the reference's Trim also ate s/k/- at both ends). */
 export function stripKeyPrefix(text: string): string {

@@ -6,26 +6,17 @@ import {
   TokenIdParams,
   type TokenKeyView,
   TokenListQuery,
-  type TokenPage,
   TokenSearchQuery,
   TokenUpdateBody,
   TokenUpdateQuery,
 } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireUser } from '../../auth/guards.ts';
-import type { TokenRow } from '../../db/repositories/token-repository.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
 import { ok, readPaging } from '../envelope.ts';
 import { fullTokenKey, stripKeyPrefix } from './token-key.ts';
 import { createTokens, deleteToken, setTokenStatus, TOKEN_NOT_FOUND, updateToken } from './token-service.ts';
 import { toTokenView } from './token-view.ts';
-
-const pageOf = (result: { items: TokenRow[]; total: number }, page: number, pageSize: number): TokenPage => ({
-  items: result.items.map(toTokenView),
-  total: result.total,
-  page,
-  page_size: pageSize,
-});
 
 /** A status-only update is asked for by any non-empty `status_only` except `false` and `0`. */
 const isStatusOnly = (value: string | undefined): boolean =>
@@ -35,13 +26,10 @@ const isStatusOnly = (value: string | undefined): boolean =>
  * Token management for the logged-in user. Every query is scoped to the caller: another user's
  * token id answers '令牌不存在' (admins included — these routes never show others' keys).
  *
- * List shape: the reference answers a plain array here, but `data` is `{items, total, page,
- * page_size}` — the console's lists are paginated server-side and new-api's newer releases
- * answer this shape; the Switchyard console is built against it. `page` counts from 0 like `p`.
- *
- * Keys: stored without `sk-`; lists, search, get and update replies show them masked
- * (`sk-abcd**********wxyz`). The full `sk-` key is sent only in the create reply and by
- * POST /api/token/:id/key (the console's view-key and copy actions).
+ * Wire as the reference's: lists and search answer `data` as a bare array of one page (`p` from 0,
+ * `size` 1..100); clients page by asking for the next page. Keys go out as stored (no `sk-`; the
+ * owner's own keys): clients put `sk-` in front to copy or use them. The create reply and
+ * POST /api/token/:id/key (not in the reference) give the full `sk-` key.
  *
  * Every change publishes `tokens:<id>` on the change bus so relay token caches drop the entry.
  */
@@ -51,27 +39,24 @@ export async function tokenRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/token/', { ...guarded, schema: { querystring: TokenListQuery } }, async (request) => {
     const user = currentUser(request);
-    const { page, pageSize, offset } = readPaging(request.query as TokenListQuery, {
-      base: 0,
-      sizeKey: 'size',
-    });
-    return ok(pageOf(await tokens.listByUser(user.id, { offset, limit: pageSize }), page, pageSize));
+    const { pageSize, offset } = readPaging(request.query as TokenListQuery, { base: 0, sizeKey: 'size' });
+    return ok((await tokens.listByUser(user.id, { offset, limit: pageSize })).map(toTokenView));
   });
 
   app.get('/token/search', { ...guarded, schema: { querystring: TokenSearchQuery } }, async (request) => {
     const user = currentUser(request);
     const query = request.query as TokenSearchQuery;
-    const { page, pageSize, offset } = readPaging(
+    const { pageSize, offset } = readPaging(
       { p: query.p, size: query.size ?? TOKEN_SEARCH_MAX_ROWS },
       { base: 0, sizeKey: 'size' },
     );
-    const result = await tokens.searchByUser(user.id, {
+    const rows = await tokens.searchByUser(user.id, {
       name: query.keyword?.trim(),
       key: stripKeyPrefix(query.token ?? ''),
       offset,
       limit: pageSize,
     });
-    return ok(pageOf(result, page, pageSize));
+    return ok(rows.map(toTokenView));
   });
 
   app.get('/token/:id', { ...guarded, schema: { params: TokenIdParams } }, async (request) => {

@@ -1,14 +1,16 @@
 import type { TokenView } from '@switchyard/shared';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
-import { maskTokenKey } from './token-key.ts';
 
-/** The console's view of a token: the key masked (`sk-abcd**********wxyz`), no deletion stamp. */
+/**
+ * The console's view of a token, for its owner only: the stored key as it is (48 characters, no
+ * `sk-`; clients add the prefix), as the reference sends it. No deletion stamp.
+ */
 export function toTokenView(token: TokenRow): TokenView {
   return {
     id: token.id,
     user_id: token.user_id,
     name: token.name,
-    key: maskTokenKey(token.key),
+    key: token.key,
     status: token.status,
     created_time: token.created_time,
     accessed_time: token.accessed_time,

@@ -20,7 +20,7 @@ const ACTION_TEXT: Record<UserManageAction, string> = {
  * new role and status, which the console row takes.
  */
 export async function manageUser(
-  services: Pick<AppServices, 'users' | 'logs' | 'database'>,
+  services: Pick<AppServices, 'users' | 'logs' | 'database' | 'sessions'>,
   actor: UserRow,
   targetId: number,
   action: UserManageAction,
@@ -60,6 +60,8 @@ export async function manageUser(
   } else {
     await services.users.update(target.id, { role, status });
   }
+  // A disabled or deleted user's sessions end on every node (re-enabling does not revive them).
+  if (action === 'delete' || action === 'disable') await services.sessions.revokeAllOf(target.id);
   await services.logs.insert({
     user_id: target.id,
     username: target.username,

@@ -1,5 +1,12 @@
-import { Type } from '@sinclair/typebox';
-import { LogType, Role, UserCreateBody, UserManageBody, UserUpdateBody } from '@switchyard/shared';
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  LogType,
+  QueryInteger,
+  Role,
+  UserCreateBody,
+  UserManageBody,
+  UserUpdateBody,
+} from '@switchyard/shared';
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin } from '../../auth/guards.ts';
@@ -14,8 +21,8 @@ import { checkDisplayName, checkPassword, checkUsername, isEmailAddress } from '
 import { toUserView } from './user-view.ts';
 
 const PagingQuery = Type.Object({
-  p: Type.Optional(Type.Integer()),
-  page_size: Type.Optional(Type.Integer()),
+  p: QueryInteger(),
+  page_size: QueryInteger(),
   keyword: Type.Optional(Type.String({ maxLength: 255 })),
   group: Type.Optional(Type.String({ maxLength: 64 })),
 });
@@ -26,7 +33,7 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
   const { users, options, logs } = app.services;
   const guarded = { onRequest: requireAdmin };
 
-  const list = async (query: { p?: number; page_size?: number; keyword?: string; group?: string }) => {
+  const list = async (query: Static<typeof PagingQuery>) => {
     const { page, pageSize, offset } = readPaging(query);
     const result = await users.search({
       keyword: query.keyword,
@@ -37,10 +44,10 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
     return ok({ items: result.items.map(toUserView), total: result.total, page, page_size: pageSize });
   };
   app.get('/user/', { ...guarded, schema: { querystring: PagingQuery } }, async (request) =>
-    list(request.query as { p?: number; page_size?: number }),
+    list(request.query as Static<typeof PagingQuery>),
   );
   app.get('/user/search', { ...guarded, schema: { querystring: PagingQuery } }, async (request) =>
-    list(request.query as { p?: number; page_size?: number; keyword?: string; group?: string }),
+    list(request.query as Static<typeof PagingQuery>),
   );
 
   app.get('/user/:id', { ...guarded, schema: { params: IdParams } }, async (request) => {

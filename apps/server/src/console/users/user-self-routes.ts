@@ -3,12 +3,7 @@ import { AffTransferBody, LogType, Role, SelfUpdateBody, UserSettingBody } from 
 import bcrypt from 'bcryptjs';
 import type { FastifyInstance } from 'fastify';
 import { clearSessionCookie, currentUser, requireUser } from '../../auth/guards.ts';
-import {
-  encodeSession,
-  passwordStampOf,
-  SESSION_COOKIE,
-  SESSION_MAX_AGE_SECONDS,
-} from '../../auth/session-cookie.ts';
+import { issueSessionCookie } from '../../auth/login-session.ts';
 import { bcryptCost } from '../../bootstrap.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
@@ -43,21 +38,7 @@ export async function userSelfRoutes(app: FastifyInstance): Promise<void> {
     }
     if (changes.password) {
       // The password stamp changed: renew this browser's session, every other session ends.
-      reply.setCookie(
-        SESSION_COOKIE,
-        encodeSession(app.services.sessionSecret, {
-          userId: user.id,
-          issuedAt: Math.floor(Date.now() / 1000),
-          passwordStamp: passwordStampOf(changes.password),
-        }),
-        {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: request.protocol === 'https',
-          maxAge: SESSION_MAX_AGE_SECONDS,
-        },
-      );
+      await issueSessionCookie(request, reply, user.id, changes.password);
     }
     return ok();
   });
@@ -66,6 +47,7 @@ export async function userSelfRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     if (user.role >= Role.Root) throw invalidRequest('不能删除超级管理员账户');
     await users.update(user.id, { deleted_at: Math.floor(Date.now() / 1000), access_token: null });
+    await app.services.sessions.revokeAllOf(user.id);
     clearSessionCookie(reply);
     return ok();
   });

@@ -11,7 +11,6 @@ import {
 import type { DatabaseHandle } from '../database.ts';
 import { containsIgnoringCase, escapeLike } from '../like-pattern.ts';
 import type { AbilityTable, ChannelTable, Database } from '../schema.ts';
-import type { Page } from './user-repository.ts';
 
 export type ChannelRow = Selectable<ChannelTable>;
 /** A channel row without its key: what lists and the console read. */
@@ -93,11 +92,6 @@ export interface ChannelListOptions {
   offset: number;
   limit: number;
 }
-
-/** One entry of a tag-mode page: an untagged channel, or every matching channel sharing a tag. */
-export type ChannelListEntry =
-  | { kind: 'channel'; channel: ChannelSummary }
-  | { kind: 'tag'; tag: string; channels: ChannelSummary[] };
 
 /** Fields whose change requires rebuilding the channel's abilities rows. */
 const ABILITY_FIELDS = ['models', 'group', 'priority', 'weight', 'tag'] as const;
@@ -201,86 +195,36 @@ export class ChannelRepository {
     return query;
   }
 
-  /** A page of channels (no keys) matching the filter, plus the total count. */
-  async listPage(options: ChannelListOptions): Promise<Page<ChannelSummary>> {
-    const query = this.filtered(options.filter);
-    let rows = query.select(SUMMARY_COLUMNS);
+  /** A page of channels (no keys) matching the filter. */
+  async list(options: ChannelListOptions): Promise<ChannelSummary[]> {
+    let rows = this.filtered(options.filter).select(SUMMARY_COLUMNS);
     if (options.order === 'priority') rows = rows.orderBy('priority', 'desc');
-    const [items, total] = await Promise.all([
-      rows.orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),
-    ]);
-    return { items, total: Number(total?.count ?? 0) };
+    return rows.orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute();
   }
 
   /**
-   * A page over entries: each untagged channel is one entry, and all matching channels that share
-   * a tag form one entry. Entries are ordered by their highest priority, then highest id (order
-   * 'id': highest id only). `total` counts entries.
+   * Tag mode: a page over the distinct tags of the channels matching the filter (untagged
+   * channels take no part), then every channel (no keys) carrying one of those tags, in list
+   * order. Tags are ordered by their highest channel priority, then highest id (order 'id':
+   * highest id only).
    */
-  async listTagPage(options: ChannelListOptions): Promise<Page<ChannelListEntry>> {
-    const entries = this.filtered(options.filter).select([
-      sql<string | null>`case when ${untagged} then null else ${sql.ref('tag')} end`.as('entry_tag'),
-      sql<number>`case when ${untagged} then ${sql.ref('id')} else 0 end`.as('entry_id'),
-      'priority',
-      'id',
-    ]);
-    const grouped = this.db
-      .selectFrom(entries.as('e'))
-      .select((eb) => [
-        'e.entry_tag',
-        'e.entry_id',
-        eb.fn.max('e.priority').as('top_priority'),
-        eb.fn.max('e.id').as('top_id'),
-      ])
-      .groupBy(['e.entry_tag', 'e.entry_id']);
+  async listTagged(options: ChannelListOptions): Promise<ChannelSummary[]> {
+    const grouped = this.filtered(options.filter)
+      .where((eb) => eb.not(untagged))
+      .select((eb) => ['tag', eb.fn.max('priority').as('top_priority'), eb.fn.max('id').as('top_id')])
+      .groupBy('tag');
     const ordered =
       options.order === 'priority'
         ? grouped.orderBy('top_priority', 'desc').orderBy('top_id', 'desc')
         : grouped.orderBy('top_id', 'desc');
-    const [page, total] = await Promise.all([
-      ordered.limit(options.limit).offset(options.offset).execute(),
-      this.db
-        .selectFrom(grouped.as('g'))
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .executeTakeFirst(),
-    ]);
-    const ids = page.filter((entry) => entry.entry_tag === null).map((entry) => Number(entry.entry_id));
-    const tags = page.flatMap((entry) => (entry.entry_tag === null ? [] : [entry.entry_tag]));
-    let members: ChannelSummary[] = [];
-    if (page.length > 0) {
-      let query = this.filtered(options.filter)
-        .select(SUMMARY_COLUMNS)
-        .where((eb) =>
-          eb.or([
-            ...(ids.length > 0 ? [eb('id', 'in', ids)] : []),
-            ...(tags.length > 0 ? [eb('tag', 'in', tags)] : []),
-          ]),
-        );
-      if (options.order === 'priority') query = query.orderBy('priority', 'desc');
-      members = await query.orderBy('id', 'desc').execute();
-    }
-    const byId = new Map<number, ChannelSummary>();
-    const byTag = new Map<string, ChannelSummary[]>();
-    for (const member of members) {
-      if (member.tag) {
-        const list = byTag.get(member.tag) ?? [];
-        list.push(member);
-        byTag.set(member.tag, list);
-      } else {
-        byId.set(member.id, member);
-      }
-    }
-    const items: ChannelListEntry[] = [];
-    for (const entry of page) {
-      if (entry.entry_tag === null) {
-        const channel = byId.get(Number(entry.entry_id));
-        if (channel) items.push({ kind: 'channel', channel });
-      } else {
-        items.push({ kind: 'tag', tag: entry.entry_tag, channels: byTag.get(entry.entry_tag) ?? [] });
-      }
-    }
-    return { items, total: Number(total?.count ?? 0) };
+    const page = await ordered.limit(options.limit).offset(options.offset).execute();
+    const tags = page.flatMap((entry) => (entry.tag ? [entry.tag] : []));
+    if (tags.length === 0) return [];
+    let query = this.db.selectFrom('channels').select(SUMMARY_COLUMNS).where('tag', 'in', tags);
+    if (options.order === 'priority') query = query.orderBy('priority', 'desc');
+    const members = await query.orderBy('id', 'desc').execute();
+    const rank = new Map(tags.map((tag, index) => [tag, index]));
+    return members.sort((a, b) => (rank.get(a.tag ?? '') ?? 0) - (rank.get(b.tag ?? '') ?? 0));
   }
 
   /** Inserts one channel row and returns its id (RETURNING where supported, insertId on MySQL). */

@@ -109,21 +109,14 @@ export class MidjourneyRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** One page of tasks, newest first, and the number of matching rows. */
-  async listPage(
-    filter: MidjourneyFilter,
-    page: { offset: number; limit: number },
-  ): Promise<{ items: MidjourneyRow[]; total: number }> {
+  /** One page of tasks, newest first. */
+  async list(filter: MidjourneyFilter, page: { offset: number; limit: number }): Promise<MidjourneyRow[]> {
     let query = this.db.selectFrom('midjourneys');
     if (filter.userId) query = query.where('user_id', '=', filter.userId);
     if (filter.channelId) query = query.where('channel_id', '=', filter.channelId);
     if (filter.mjId) query = query.where('mj_id', '=', filter.mjId);
     if (filter.startMs) query = query.where('submit_time', '>=', filter.startMs);
     if (filter.endMs) query = query.where('submit_time', '<=', filter.endMs);
-    const [items, count] = await Promise.all([
-      query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),
-    ]);
-    return { items, total: Number(count?.count ?? 0) };
+    return query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
   }
 }

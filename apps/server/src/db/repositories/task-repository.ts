@@ -89,11 +89,8 @@ export class TaskRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** One page of tasks, newest first, and the number of matching rows. */
-  async listPage(
-    filter: TaskFilter,
-    page: { offset: number; limit: number },
-  ): Promise<{ items: TaskRow[]; total: number }> {
+  /** One page of tasks, newest first. */
+  async list(filter: TaskFilter, page: { offset: number; limit: number }): Promise<TaskRow[]> {
     let query = this.db.selectFrom('tasks');
     if (filter.userId) query = query.where('user_id', '=', filter.userId);
     if (filter.channelId) query = query.where('channel_id', '=', filter.channelId);
@@ -103,10 +100,6 @@ export class TaskRepository {
     if (filter.action) query = query.where('action', '=', filter.action);
     if (filter.start) query = query.where('submit_time', '>=', filter.start);
     if (filter.end) query = query.where('submit_time', '<=', filter.end);
-    const [items, count] = await Promise.all([
-      query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),
-    ]);
-    return { items, total: Number(count?.count ?? 0) };
+    return query.selectAll().orderBy('id', 'desc').offset(page.offset).limit(page.limit).execute();
   }
 }

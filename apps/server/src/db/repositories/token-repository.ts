@@ -162,24 +162,23 @@ export class TokenRepository {
     return stored ? toRow(stored) : undefined;
   }
 
-  /** A user's live tokens, newest first, plus their total count. */
-  async listByUser(
-    userId: number,
-    paging: { offset: number; limit: number },
-  ): Promise<{ items: TokenRow[]; total: number }> {
+  /** One page of a user's live tokens, newest first. */
+  async listByUser(userId: number, paging: { offset: number; limit: number }): Promise<TokenRow[]> {
     return this.searchByUser(userId, paging);
   }
 
-  /** A user's live tokens matching every given filter, newest first, plus the total match count. */
-  async searchByUser(userId: number, search: TokenSearch): Promise<{ items: TokenRow[]; total: number }> {
+  /** One page of a user's live tokens matching every given filter, newest first. */
+  async searchByUser(userId: number, search: TokenSearch): Promise<TokenRow[]> {
     let query = this.db.selectFrom('tokens').where('user_id', '=', userId).where('deleted_at', 'is', null);
     if (search.name) query = query.where(likeContains('name', search.name));
     if (search.key) query = query.where(likeKey(search.key));
-    const [items, total] = await Promise.all([
-      query.selectAll().orderBy('id', 'desc').limit(search.limit).offset(search.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirst(),
-    ]);
-    return { items: items.map(toRow), total: Number(total?.count ?? 0) };
+    const rows = await query
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(search.limit)
+      .offset(search.offset)
+      .execute();
+    return rows.map(toRow);
   }
 
   /** Inserts one token and returns its id (RETURNING where supported, insertId on MySQL). */

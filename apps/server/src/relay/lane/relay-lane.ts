@@ -41,6 +41,8 @@ interface OpenLane {
   clientAddress: (request: IncomingMessage) => string;
   /** Whether Fastify's request log lines are on (level `info` or finer). */
   logRequests: boolean;
+  /** The app's check of X-Forwarded-For from an untrusted address (warns, never refuses). */
+  checkForwarded: (request: IncomingMessage) => void;
 }
 
 /**
@@ -67,7 +69,7 @@ export class RelayLane {
   }
 
   /** Starts serving once the app is ready; until then every request goes to Fastify. */
-  open(app: FastifyInstance): void {
+  open(app: FastifyInstance, checkForwarded: (request: IncomingMessage) => void = () => {}): void {
     const { config } = app.services;
     this.ready = {
       app,
@@ -76,6 +78,7 @@ export class RelayLane {
       clientAddress: clientAddressOf(config.trustProxy),
       logRequests:
         (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false,
+      checkForwarded,
     };
   }
 
@@ -109,12 +112,11 @@ export class RelayLane {
     const fail = (error: unknown) => sendError(error, request, reply);
     const reply = new LaneReply(res, startedAt, log, fail);
     reply.header('X-Oneapi-Request-Id', id);
+    ready.checkForwarded(raw);
     const logInfo = ready.logRequests;
     if (logInfo) {
-      log.info(
-        { req: { method: raw.method, url: raw.url, host: raw.headers.host, remoteAddress: request.ip } },
-        'incoming request',
-      );
+      // The app's request serializer writes it (the URL with its credentials redacted).
+      log.info({ req: request }, 'incoming request');
     }
     // 'close' comes once: `on` spares the `once` wrapper.
     res.on('close', () => {

@@ -70,6 +70,17 @@ function cachedPrice(options: OptionStore, model: string, group: string, allowUn
   return price;
 }
 
+/**
+ * Completion tokens reserved for a call without max_tokens: the model's entry in
+ * PreConsumedQuotaByModel (an operator reserves more for models that answer at length, which
+ * bounds how far a balance can go below zero), else PreConsumedQuota.
+ */
+function preConsumedTokens(options: OptionStore, model: string): number {
+  const byModel = options.getJson<Record<string, unknown>>('PreConsumedQuotaByModel');
+  const tokens = byModel?.[model];
+  return typeof tokens === 'number' && tokens >= 0 ? tokens : options.getNumber('PreConsumedQuota');
+}
+
 /** The priced call: the price, the quota to reserve, and the prompt tokens counted on demand. */
 export interface PricedRequest {
   price: Price;
@@ -122,7 +133,7 @@ export function priceRequest(
     price,
     reserveTokens,
     call.maxTokens,
-    options.getNumber('PreConsumedQuota'),
+    call.maxTokens ? 0 : preConsumedTokens(options, call.model),
     options.getNumber('QuotaPerUnit'),
   );
   return { price, promptTokens, reserve };

@@ -8,7 +8,7 @@ import {
   upstreamErrorFromException,
 } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
-import { GatewayError } from '../../errors/gateway-error.ts';
+import { GatewayError, requestRefused } from '../../errors/gateway-error.ts';
 import type { RouteTarget } from '../../routing/channel-index.ts';
 import { selectChannel } from '../../routing/select-channel.ts';
 import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-images.ts';
@@ -111,6 +111,8 @@ export function runAttempts(
  */
 class CallConversions {
   private converted: RelayCall | undefined;
+  private withoutSearch: RelayCall | undefined;
+  private embeddings: RelayCall | undefined;
   private inlined: Map<RelayCall, Promise<RelayCall>> | undefined;
 
   constructor(
@@ -122,6 +124,20 @@ class CallConversions {
   chatCall(): RelayCall {
     this.converted ??= this.codec.toChatCall ? this.codec.toChatCall(this.call) : this.call;
     return this.converted;
+  }
+
+  chatCallWithoutWebSearch(): RelayCall {
+    if (this.withoutSearch === undefined) {
+      const chat = this.chatCall();
+      const { web_search_options: _dropped, ...body } = chat.body;
+      this.withoutSearch = { ...chat, body };
+    }
+    return this.withoutSearch;
+  }
+
+  embeddingsCall(): RelayCall {
+    this.embeddings ??= this.codec.toEmbeddingsCall ? this.codec.toEmbeddingsCall(this.call) : this.call;
+    return this.embeddings;
   }
 
   inlineImages(target: RelayCall): Promise<RelayCall> {
@@ -156,9 +172,7 @@ async function attemptChannels(
     if (!channel || excluded.has(channel.id)) break;
     excluded.add(channel.id);
     const adapter = getProviderAdapter(channel.type);
-    const plan = adapter
-      ? planUpstreamCall(adapter, call, codec, channel.runtime.setting, conversions)
-      : null;
+    const plan = adapter ? planAttempt(adapter, call, codec, channel, conversions) : null;
     if (!adapter || !plan) {
       // This channel's type cannot serve the client's protocol: skip it without using an attempt.
       unsupported = channel;
@@ -204,7 +218,7 @@ async function attemptChannels(
         runtime.metrics?.upstreamResponse(channel.id, error.statusCode);
         throw bodyCutFailure(channel, error.cause);
       }
-      if (isRelayRequestError(error) || error instanceof ImageFetchError) throw badRequest(error.message);
+      if (isRelayRequestError(error) || error instanceof ImageFetchError) throw requestRefused(error.message);
       failure = upstreamErrorFromException(error);
       if (failure.status === 0) runtime.metrics?.upstreamResponse(channel.id, 0);
     } finally {
@@ -293,12 +307,23 @@ function nodeSaturatedError(): GatewayError {
   });
 }
 
-/** A request the selected adapter cannot express upstream (e.g. a conversion with no equivalent). */
-function badRequest(message: string): GatewayError {
-  return new GatewayError(ErrorCode.RequestInvalidBody, message, {
-    status: 400,
-    type: 'invalid_request_error',
-  });
+/**
+ * The attempt's plan; a conversion the call cannot go through (content with no equivalent on the
+ * channel's protocol) is the request's fault: a 400, not an upstream failure.
+ */
+function planAttempt(
+  adapter: ProviderAdapter,
+  call: RelayCall,
+  codec: RelayContext['codec'],
+  channel: RouteTarget,
+  conversions: CallConversions,
+): UpstreamPlan | null {
+  try {
+    return planUpstreamCall(adapter, call, codec, channel.runtime.setting, conversions);
+  } catch (error) {
+    if (isRelayRequestError(error)) throw requestRefused(error.message);
+    throw error;
+  }
 }
 
 /** No enabled channel serves the model in the group. */

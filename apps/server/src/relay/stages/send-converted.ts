@@ -72,19 +72,14 @@ export async function sendConvertedJson(
 ): Promise<unknown> {
   const { adapter, channel, plan } = success;
   const text = await readUpstreamText(context, success);
+  if (context.codec.fromEmbeddingsAnswer !== undefined) {
+    return sendConvertedEmbeddings(context, success, reply, done, text, context.codec.fromEmbeddingsAnswer);
+  }
   let unified: ReturnType<typeof adapter.toResponse>;
   try {
     unified = adapter.toResponse(JSON.parse(text), plan.call);
   } catch (error) {
-    const failure = new UpstreamError({
-      code: 'upstream:bad_response',
-      message: 'upstream returned a response that could not be read',
-      status: 502,
-      retryable: false,
-      channelFault: false,
-      cause: error,
-    });
-    throw toRelayFailure(failure, channel);
+    throw unreadableAnswer(channel, error);
   }
   let completion: number | undefined;
   const localCompletionTokens = () => {
@@ -96,6 +91,39 @@ export async function sendConvertedJson(
   const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
   reply.code(200).header('content-type', 'application/json');
   return sendWhole(reply, body, done, success, usage, localCompletionTokens);
+}
+
+/** A 2xx answer the conversion could not read: an upstream error (502, nothing delivered). */
+function unreadableAnswer(channel: AttemptSuccess['channel'], cause: unknown) {
+  const failure = new UpstreamError({
+    code: 'upstream:bad_response',
+    message: 'upstream returned a response that could not be read',
+    status: 502,
+    retryable: false,
+    channelFault: false,
+    cause,
+  });
+  return toRelayFailure(failure, channel);
+}
+
+/** An embeddings answer of the hub protocol in the client's shape, billed by its usage. */
+function sendConvertedEmbeddings(
+  context: RelayContext,
+  success: AttemptSuccess,
+  reply: RelayReply,
+  done: (outcome: CallOutcome) => void,
+  text: string,
+  convert: (text: string, call: RelayContext['call']) => string,
+): RelayReply {
+  let body: string;
+  try {
+    body = convert(text, context.call);
+  } catch (error) {
+    throw unreadableAnswer(success.channel, error);
+  }
+  const usage = success.adapter.readUsage(text, success.plan.call.protocol);
+  reply.code(200).header('content-type', 'application/json');
+  return sendWhole(reply, body, done, success, usage, () => 0);
 }
 
 /**

@@ -77,8 +77,8 @@ describe('anthropicMessagesCodec.parseRequest', () => {
     expect(rejects({ ...valid, messages: [] })).toBe(
       'messages: "messages" must contain at least one message',
     );
-    expect(rejects({ ...valid, messages: [{ role: 'system', content: 'x' }] })).toBe(
-      'messages[0].role: messages[0].role must be "user" or "assistant", got "system"',
+    expect(rejects({ ...valid, messages: [{ role: 'tool', content: 'x' }] })).toBe(
+      'messages[0].role: messages[0].role must be "user", "assistant" or "system", got "tool"',
     );
     expect(rejects({ ...valid, messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] })).toBe(
       'messages[0].content[0].text: messages[0].content[0].text must be a string, got the number 5',

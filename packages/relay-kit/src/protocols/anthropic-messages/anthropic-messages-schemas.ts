@@ -78,8 +78,12 @@ export function validateAnthropicMessagesRequest(
 function validateMessage(message: unknown, path: string): void {
   if (!isRecord(message)) invalid(path, `${path} must be an object, got ${describe(message)}`);
   const role = message.role;
-  if (role !== 'user' && role !== 'assistant') {
-    invalid(`${path}.role`, `${path}.role must be "user" or "assistant", got ${describeValue(role)}`);
+  // `system` messages inside `messages[]` are Claude's newest request shape (Claude Code sends them).
+  if (role !== 'user' && role !== 'assistant' && role !== 'system') {
+    invalid(
+      `${path}.role`,
+      `${path}.role must be "user", "assistant" or "system", got ${describeValue(role)}`,
+    );
   }
   const content = message.content;
   if (typeof content === 'string') return;
@@ -160,10 +164,11 @@ function validateTools(tools: unknown): void {
   tools.forEach((tool: unknown, index) => {
     const path = `tools[${index}]`;
     if (!isRecord(tool)) invalid(path, `${path} must be an object, got ${describe(tool)}`);
-    requireString(tool, 'name', path);
     const schema = tool.input_schema;
-    // Server tools (web_search, bash...) have a `type` and no schema.
+    // Server tools (web_search, bash, MCP toolsets...) have a `type` and no schema; their other
+    // fields are Anthropic's to check.
     if (schema === undefined && typeof tool.type === 'string' && tool.type !== 'custom') return;
+    requireString(tool, 'name', path);
     if (!isRecord(schema)) invalid(`${path}.input_schema`, `${path}.input_schema must be an object`);
   });
 }

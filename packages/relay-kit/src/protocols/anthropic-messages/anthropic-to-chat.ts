@@ -6,12 +6,15 @@ type ChatMessage = Record<string, unknown>;
 type ChatPart = Record<string, unknown>;
 
 /**
- * Converts an Anthropic Messages call into an `openai-chat` call (the hub format): system →
- * system message; text and image blocks → content parts (one string when all text); assistant
- * `tool_use` → `tool_calls`; user `tool_result` → `tool` messages placed before the user's other
- * content; thinking blocks dropped; tools, tool_choice, stop_sequences, sampling parameters and
- * `metadata.user_id` mapped; streams ask for usage. Throws `RelayRequestError` for blocks and
- * server tools that have no chat equivalent.
+ * Converts an Anthropic Messages call into an `openai-chat` call (the hub format): `system`, and
+ * every `system` message inside `messages[]`, → a system message at its place; text and image
+ * blocks → content parts (one string when all text); assistant `tool_use` → `tool_calls`; user
+ * `tool_result` → `tool` messages placed before the user's other content; thinking and server
+ * tool blocks dropped, other blocks kept as their text; tools, tool_choice, stop_sequences,
+ * sampling parameters and `metadata.user_id` mapped, the web search server tool →
+ * `web_search_options`, tools marked `defer_loading` left out; streams ask for usage. Fields chat has no equivalent for (`thinking`,
+ * `output_config`, `context_management`, cache control...) are dropped. Throws
+ * `RelayRequestError` for content that would be lost (images by file id, other server tools).
  */
 export function anthropicToChatCall(call: RelayCall): RelayCall {
   const source = call.body;
@@ -21,8 +24,13 @@ export function anthropicToChatCall(call: RelayCall): RelayCall {
   const input = Array.isArray(source.messages) ? source.messages : [];
   input.forEach((message: unknown, index) => {
     if (!isRecord(message)) return;
-    if (message.role === 'assistant') messages.push(convertAssistant(message.content, index));
-    else messages.push(...convertUser(message.content, index));
+    if (message.role === 'assistant') messages.push(convertAssistant(message.content));
+    else if (message.role === 'system') {
+      // Chat keeps a system message where it stands; adapters of upstreams with one system
+      // prompt (Claude, Gemini) gather them there.
+      const text = systemText(message.content);
+      if (text !== undefined) messages.push({ role: 'system', content: text });
+    } else messages.push(...convertUser(message.content, index));
   });
 
   const body: Record<string, unknown> = { model: call.upstreamModel, messages };
@@ -35,8 +43,20 @@ export function anthropicToChatCall(call: RelayCall): RelayCall {
   if (isRecord(source.metadata) && typeof source.metadata.user_id === 'string') {
     body.user = source.metadata.user_id;
   }
-  if (Array.isArray(source.tools) && source.tools.length > 0) body.tools = source.tools.map(convertTool);
-  if (isRecord(source.tool_choice)) {
+  if (Array.isArray(source.tools) && source.tools.length > 0) {
+    const tools: Record<string, unknown>[] = [];
+    source.tools.forEach((tool: unknown, index) => {
+      const record = isRecord(tool) ? tool : {};
+      // A deferred tool is out of the model's sight until a tool search loads it, which chat has not.
+      if (record.defer_loading === true) return;
+      if (isRecord(record.input_schema)) tools.push(convertTool(record));
+      else if (typeof record.type === 'string' && record.type.startsWith('web_search')) {
+        body.web_search_options = webSearchOptions(record);
+      } else unsupported(`tools[${index}]`, `server tools (${JSON.stringify(record.type ?? record.name)})`);
+    });
+    if (tools.length > 0) body.tools = tools;
+  }
+  if (isRecord(source.tool_choice) && Array.isArray(body.tools)) {
     const choice = source.tool_choice;
     if (choice.type === 'any') body.tool_choice = 'required';
     else if (choice.type === 'tool') body.tool_choice = { type: 'function', function: { name: choice.name } };
@@ -71,30 +91,22 @@ function systemText(system: unknown): string | undefined {
   return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
-function convertAssistant(content: unknown, index: number): ChatMessage {
+function convertAssistant(content: unknown): ChatMessage {
   if (typeof content === 'string') return { role: 'assistant', content };
   let text = '';
   const toolCalls: Record<string, unknown>[] = [];
-  (Array.isArray(content) ? content : []).forEach((block: unknown, position) => {
-    if (!isRecord(block)) return;
-    switch (block.type) {
-      case 'text':
-        text += String(block.text);
-        return;
-      case 'tool_use':
-        toolCalls.push({
-          id: block.id,
-          type: 'function',
-          function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
-        });
-        return;
-      case 'thinking':
-      case 'redacted_thinking':
-        return;
-      default:
-        unsupported(`messages[${index}].content[${position}]`, `${JSON.stringify(block.type)} blocks`);
+  for (const block of Array.isArray(content) ? content : []) {
+    if (!isRecord(block)) continue;
+    // Thinking, server tool uses and their results are records chat has no place for.
+    if (block.type === 'text') text += String(block.text);
+    else if (block.type === 'tool_use') {
+      toolCalls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+      });
     }
-  });
+  }
   const message: ChatMessage = {
     role: 'assistant',
     content: toolCalls.length > 0 && text === '' ? null : text,
@@ -147,11 +159,9 @@ function convertPart(block: Record<string, unknown>, path: string): ChatPart | u
       }
       return unsupported(path, 'documents with this source');
     }
-    case 'thinking':
-    case 'redacted_thinking':
-      return undefined;
     default:
-      return unsupported(path, `${JSON.stringify(block.type)} blocks`);
+      // Other blocks (search results, cache or tool bookkeeping): their text when they have one.
+      return typeof block.text === 'string' ? { type: 'text', text: block.text } : undefined;
   }
 }
 
@@ -169,14 +179,17 @@ function toolResultText(content: unknown): string {
     .join('\n');
 }
 
-function convertTool(tool: unknown, index: number): Record<string, unknown> {
-  const record = isRecord(tool) ? tool : {};
-  if (!isRecord(record.input_schema)) {
-    unsupported(`tools[${index}]`, `server tools (${JSON.stringify(record.type ?? record.name)})`);
-  }
+function convertTool(record: Record<string, unknown>): Record<string, unknown> {
   const fn: Record<string, unknown> = { name: record.name, parameters: record.input_schema };
   if (typeof record.description === 'string') fn.description = record.description;
   return { type: 'function', function: fn };
+}
+
+/** Chat's `web_search_options` for Anthropic's web search tool (its approximate location kept). */
+function webSearchOptions(tool: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(tool.user_location)) return {};
+  const { type: _type, ...approximate } = tool.user_location;
+  return { user_location: { type: 'approximate', approximate } };
 }
 
 function unsupported(path: string, what: string): never {

@@ -83,11 +83,11 @@ describe('geminiCodec.parseRequest', () => {
   it.each([
     [
       { contents },
-      '/v1beta/models/gemini-x:embedContent',
-      'request:unsupported_protocol',
-      501,
-      undefined,
-      'the method "embedContent" is not supported here',
+      '/v1beta/models/gemini-x:predict',
+      'request:invalid_body',
+      400,
+      'path',
+      'the method "predict" is not supported',
     ],
     [{ contents }, '/v1/chat/completions', 'request:invalid_body', 400, 'path', 'the request path must be'],
     [{}, path, 'request:invalid_body', 400, 'contents', '"contents" is required'],

@@ -9,17 +9,22 @@ export interface GeminiPathInfo {
 
 const PATH = /^\/(?:v1|v1beta|v1alpha)\/models\/([^/:]+):([A-Za-z]+)\/?$/;
 
+/** The model and method of a Gemini model path (`/v1beta/models/{model}:{method}`). */
+export interface GeminiModelMethod {
+  readonly model: string;
+  readonly method: string;
+}
+
 /**
- * Reads `/v1beta/models/{model}:generateContent` or `:streamGenerateContent` (also `/v1/` and
- * `/v1alpha/`). Another method (`embedContent`, `countTokens`...) is refused with 501; a path of
- * another shape with 400.
+ * Reads `/v1beta/models/{model}:{method}` (also `/v1/` and `/v1alpha/`): the model decoded, the
+ * method as written. A path of another shape is refused with 400.
  */
-export function parseGeminiPath(path: string | undefined): GeminiPathInfo {
+export function parseGeminiModelMethod(path: string | undefined): GeminiModelMethod {
   const match = PATH.exec(path ?? '');
   if (match === null) {
     throw new RelayRequestError(
       'request:invalid_body',
-      'the request path must be /v1beta/models/{model}:generateContent or :streamGenerateContent',
+      'the request path must be /v1beta/models/{model}:{method}, e.g. :generateContent',
       { param: 'path' },
     );
   }
@@ -36,12 +41,21 @@ export function parseGeminiPath(path: string | undefined): GeminiPathInfo {
       param: 'model',
     });
   }
-  const method = match[2]!;
+  return { model, method: match[2]! };
+}
+
+/**
+ * Reads `/v1beta/models/{model}:generateContent` or `:streamGenerateContent`. Another method is
+ * refused (the server routes embeddings and token counts to their own codecs first).
+ */
+export function parseGeminiPath(path: string | undefined): GeminiPathInfo {
+  const { model, method } = parseGeminiModelMethod(path);
   if (method === 'generateContent') return { model, stream: false };
   if (method === 'streamGenerateContent') return { model, stream: true };
   throw new RelayRequestError(
-    'request:unsupported_protocol',
-    `the method "${method}" is not supported here; use generateContent or streamGenerateContent`,
+    'request:invalid_body',
+    `the method "${method}" is not supported; use generateContent, streamGenerateContent, countTokens, embedContent or batchEmbedContents`,
+    { param: 'path' },
   );
 }
 

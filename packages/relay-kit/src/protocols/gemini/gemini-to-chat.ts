@@ -14,8 +14,10 @@ import {
  *   `image_url` with its URI; thoughts are dropped; `functionCall` parts → assistant `tool_calls`
  *   with generated ids (`call_<n>`, or the part's own `id`); `functionResponse` parts → `tool`
  *   messages answering the earliest unanswered call of the same name.
- * - `functionDeclarations` → function tools (Gemini types lower-cased); `googleSearch` /
- *   `codeExecution` → functions of that name (which Gemini upstreams turn back into the built-in).
+ * - `functionDeclarations` → function tools (Gemini types lower-cased); `googleSearch` → chat's
+ *   `web_search_options` (each upstream's own search tool, see `ProviderAdapter.webSearch`);
+ *   `codeExecution` / `urlContext` → functions of that name (which Gemini upstreams turn back into
+ *   the built-in).
  * - `toolConfig` → `tool_choice`; `generationConfig` → sampling fields (see `gemini-to-chat-config`).
  * - streams ask for usage (`stream_options.include_usage`).
  * The chat call has no `rawBody` (the body is new) and keeps model, query and prompt.
@@ -81,6 +83,13 @@ export function convertGeminiCallToChat(call: RelayCall): RelayCall {
   }
   const chat: Record<string, unknown> = { model: call.upstreamModel, messages };
   const tools = convertTools(readField(body, 'tools'));
+  if (
+    readList(readField(body, 'tools')).some(
+      (tool) => isRecord(tool) && readField(tool, 'googleSearch') !== undefined,
+    )
+  ) {
+    chat.web_search_options = {};
+  }
   if (tools.length > 0) {
     chat.tools = tools;
     const choice = convertGeminiToolConfig(readField(body, 'toolConfig'));
@@ -142,7 +151,7 @@ function convertTools(tools: unknown): Record<string, unknown>[] {
       if (parameters !== undefined) fn.parameters = parameters;
       out.push({ type: 'function', function: fn });
     }
-    for (const builtIn of ['googleSearch', 'codeExecution', 'urlContext']) {
+    for (const builtIn of ['codeExecution', 'urlContext']) {
       if (readField(tool, builtIn) !== undefined) out.push({ type: 'function', function: { name: builtIn } });
     }
   }

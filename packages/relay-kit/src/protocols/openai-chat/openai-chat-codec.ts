@@ -2,6 +2,7 @@ import type { ClientRequest } from '../../spec/protocol-codec.js';
 import type { RelayCall } from '../../spec/relay-call.js';
 import type { UnifiedResponse } from '../../spec/unified-response.js';
 import { readJsonObjectBody } from '../read-json-body.js';
+import { hasZeroTokenLimit, withoutZeroTokenLimits } from '../zero-token-limits.js';
 import { openAIChatPromptInput } from './openai-chat-prompt.js';
 import { validateOpenAIChatRequest } from './openai-chat-schemas.js';
 import { createOpenAIChatStreamWriter } from './openai-chat-stream-writer.js';
@@ -13,7 +14,10 @@ import { defineOpenAIChunkCodec, type OpenAIChunkCodec } from './openai-chunk-co
  * gateway reads, keeps the body opaque and the raw bytes for byte-exact forwarding.
  */
 export function parseOpenAIChatRequest(request: ClientRequest): RelayCall {
-  const body = readJsonObjectBody(request);
+  const sent = readJsonObjectBody(request);
+  // A zero token limit is dropped before forwarding (zero-token-limits.ts): the raw bytes then go.
+  const dropZeros = hasZeroTokenLimit(sent);
+  const body = dropZeros ? withoutZeroTokenLimits(sent) : sent;
   const fields = validateOpenAIChatRequest(body);
   return {
     protocol: 'openai-chat',
@@ -23,7 +27,7 @@ export function parseOpenAIChatRequest(request: ClientRequest): RelayCall {
     includeUsage: fields.includeUsage,
     maxTokens: fields.maxTokens,
     body,
-    rawBody: request.rawBody,
+    rawBody: dropZeros ? undefined : request.rawBody,
     path: request.path,
     prompt: openAIChatPromptInput(body),
   };

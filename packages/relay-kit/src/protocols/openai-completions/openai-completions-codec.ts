@@ -4,6 +4,7 @@ import type { UnifiedResponse } from '../../spec/unified-response.js';
 import { toOpenAIUsage } from '../openai-chat/openai-chat-wire.js';
 import { defineOpenAIChunkCodec, type OpenAIChunkCodec } from '../openai-chat/openai-chunk-codec.js';
 import { readJsonObjectBody } from '../read-json-body.js';
+import { hasZeroTokenLimit, withoutZeroTokenLimits } from '../zero-token-limits.js';
 import { validateOpenAICompletionsRequest } from './openai-completions-schemas.js';
 import { createOpenAICompletionsStreamWriter } from './openai-completions-stream-writer.js';
 import {
@@ -23,7 +24,10 @@ import type { OpenAITextPromptInput } from './openai-text-input.js';
 export function parseOpenAICompletionsRequest(
   request: ClientRequest,
 ): RelayCall & { readonly prompt: OpenAITextPromptInput } {
-  const body = readJsonObjectBody(request);
+  const sent = readJsonObjectBody(request);
+  // A zero token limit is dropped before forwarding (zero-token-limits.ts): the raw bytes then go.
+  const dropZeros = hasZeroTokenLimit(sent);
+  const body = dropZeros ? withoutZeroTokenLimits(sent) : sent;
   const fields = validateOpenAICompletionsRequest(body);
   return {
     protocol: 'openai-completions',
@@ -33,7 +37,7 @@ export function parseOpenAICompletionsRequest(
     includeUsage: fields.includeUsage,
     maxTokens: fields.maxTokens,
     body,
-    rawBody: request.rawBody,
+    rawBody: dropZeros ? undefined : request.rawBody,
     path: request.path,
     prompt: fields.prompt,
   };

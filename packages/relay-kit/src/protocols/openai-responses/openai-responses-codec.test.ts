@@ -105,18 +105,75 @@ describe('openAIResponsesCodec.toChatCall', () => {
 
   it.each([
     [{ model: 'm', input: 'x', previous_response_id: 'resp_1' }, 'previous_response_id'],
-    [{ model: 'm', input: 'x', tools: [{ type: 'web_search' }] }, 'tools[0]'],
+    [{ model: 'm', input: 'x', tools: [{ type: 'file_search' }] }, 'tools[0]'],
+    [
+      { model: 'm', input: 'x', tools: [{ type: 'namespace', name: 'n', tools: [{ type: 'local_shell' }] }] },
+      'tools[0].tools[0]',
+    ],
     [{ model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0]'],
     [
       { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'f' }] }] },
       'input[0].content[0]',
     ],
-    [{ model: 'm', input: 'x', tool_choice: { type: 'file_search' } }, 'tool_choice'],
     [{ model: 'm' }, 'input'],
-  ])('refuses what chat cannot express: %j', (body, param) => {
+  ])('refuses what chat cannot express with a 400: %j', (body, param) => {
     const error = caught(() => openAIResponsesCodec.toChatCall!(parse(body)));
-    expect(error.code).toBe('request:unsupported_protocol');
+    expect(error.code).toBe('request:invalid_body');
+    expect(error.status).toBe(400);
     expect(error.param).toBe(param);
+  });
+
+  it('flattens namespace tools, maps web_search and drops what chat has no place for', () => {
+    const chat = openAIResponsesCodec.toChatCall!(
+      parse({
+        model: 'm',
+        input: [
+          { role: 'user', content: 'find it' },
+          { type: 'web_search_call', id: 'ws_1', status: 'completed' },
+        ],
+        store: false,
+        include: ['reasoning.encrypted_content'],
+        prompt_cache_key: 'thread-1',
+        reasoning: { effort: 'high', summary: 'auto' },
+        tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [] },
+        tools: [
+          {
+            type: 'web_search',
+            search_context_size: 'low',
+            user_location: { type: 'approximate', city: 'Paris' },
+          },
+          {
+            type: 'namespace',
+            name: 'mcp__files',
+            tools: [{ type: 'function', name: 'read_file', parameters: { type: 'object' } }],
+          },
+          { type: 'function', name: 'shell', parameters: { type: 'object' } },
+        ],
+      }),
+    );
+    expect(chat.body).toEqual({
+      model: 'm',
+      messages: [{ role: 'user', content: 'find it' }],
+      prompt_cache_key: 'thread-1',
+      reasoning_effort: 'high',
+      tools: [
+        { type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } },
+        { type: 'function', function: { name: 'shell', parameters: { type: 'object' } } },
+      ],
+      web_search_options: {
+        search_context_size: 'low',
+        user_location: { type: 'approximate', approximate: { city: 'Paris' } },
+      },
+      tool_choice: 'auto',
+    });
+  });
+
+  it('leaves out a tool choice of a built-in tool (the model chooses)', () => {
+    const chat = openAIResponsesCodec.toChatCall!(
+      parse({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], tool_choice: { type: 'web_search' } }),
+    );
+    expect(chat.body.tool_choice).toBeUndefined();
+    expect(chat.body.web_search_options).toEqual({});
   });
 });
 

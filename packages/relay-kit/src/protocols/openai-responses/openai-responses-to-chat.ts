@@ -1,6 +1,7 @@
 import type { RelayCall } from '../../spec/relay-call.js';
 import { RelayRequestError } from '../../spec/request-error.js';
 import { openAIChatPromptInput } from '../openai-chat/openai-chat-prompt.js';
+import { convertResponsesTools, convertToolChoice } from './responses-tools-to-chat.js';
 
 type Json = Record<string, unknown>;
 type ChatMessage = Json & { role: string };
@@ -17,7 +18,7 @@ const COPIED_FIELDS = [
 ] as const;
 
 function unsupported(message: string, param?: string): never {
-  throw new RelayRequestError('request:unsupported_protocol', message, param === undefined ? {} : { param });
+  throw new RelayRequestError('request:invalid_body', message, param === undefined ? {} : { param });
 }
 
 /**
@@ -29,14 +30,16 @@ function unsupported(message: string, param?: string): never {
  *   `input_file` → `file`); `function_call` items → assistant `tool_calls` (consecutive calls are
  *   grouped into one assistant message); `function_call_output` → `tool` messages; reasoning items
  *   are dropped (chat has no place for them).
- * - function tools → chat tools, `tool_choice`, `text.format` → `response_format`,
+ * - tools as `responses-tools-to-chat.ts` says (functions, `namespace` groups flattened,
+ *   `web_search` → `web_search_options`), `tool_choice`, `text.format` → `response_format`,
  *   `max_output_tokens` → `max_tokens`, `reasoning.effort` → `reasoning_effort`, sampling fields
  *   copied, `stream` → `stream` + `stream_options.include_usage` (Responses streams always end
  *   with usage).
  *
- * Throws `RelayRequestError` (`request:unsupported_protocol`, 501) for what chat cannot express:
- * `previous_response_id` and stored prompts (server-side state), built-in tools (web search, file
- * search...), item references, file ids for images.
+ * `include`, `store` and `client_metadata` have no place in chat (no converted upstream keeps
+ * server-side state) and are dropped. Throws `RelayRequestError` (a 400 for the client) for what
+ * chat cannot express: `previous_response_id` and stored prompts (server-side state), built-in
+ * tools other than web search, item references, file ids for images.
  */
 export function responsesToChatCall(call: RelayCall): RelayCall {
   const body = call.body;
@@ -76,11 +79,12 @@ export function responsesToChatCall(call: RelayCall): RelayCall {
     } else if (format.type === 'json_object') chat.response_format = { type: 'json_object' };
   }
   if (Array.isArray(body.tools) && body.tools.length > 0) {
-    chat.tools = body.tools.map((tool, index) => convertTool(tool as Json, index));
+    const tools = convertResponsesTools(body.tools);
+    if (tools.functions.length > 0) chat.tools = tools.functions;
+    if (tools.webSearch !== undefined) chat.web_search_options = tools.webSearch;
   }
-  if (body.tool_choice !== undefined && body.tool_choice !== null) {
-    chat.tool_choice = convertToolChoice(body.tool_choice);
-  }
+  const toolChoice = convertToolChoice(body.tool_choice);
+  if (toolChoice !== undefined && Array.isArray(chat.tools)) chat.tool_choice = toolChoice;
   if (call.stream) {
     chat.stream = true;
     chat.stream_options = { include_usage: true };
@@ -141,6 +145,8 @@ function convertItem(item: Json, index: number, messages: ChatMessage[]): void {
       return;
     }
     case 'reasoning':
+    // Records of the upstream's own web searches: nothing a chat upstream can take.
+    case 'web_search_call':
       return;
     default:
       unsupported(
@@ -178,30 +184,4 @@ function convertPart(part: Json, index: number, partIndex: number): Json {
     default:
       unsupported(`${param} of type "${String(part.type)}" cannot be converted to chat completions`, param);
   }
-}
-
-function convertTool(tool: Json, index: number): Json {
-  if (tool.type !== 'function') {
-    unsupported(
-      `tools[${index}] of type "${String(tool.type)}" is a built-in Responses tool and needs a channel that serves /v1/responses natively`,
-      `tools[${index}]`,
-    );
-  }
-  const fn: Json = { name: tool.name };
-  if (tool.description !== undefined) fn.description = tool.description;
-  if (tool.parameters !== undefined) fn.parameters = tool.parameters;
-  if (tool.strict !== undefined && tool.strict !== null) fn.strict = tool.strict;
-  return { type: 'function', function: fn };
-}
-
-function convertToolChoice(choice: unknown): unknown {
-  if (typeof choice === 'string') return choice;
-  const record = choice as Json;
-  if (record.type === 'function' && typeof record.name === 'string') {
-    return { type: 'function', function: { name: record.name } };
-  }
-  unsupported(
-    `"tool_choice" of type "${String(record.type)}" cannot be converted to chat completions`,
-    'tool_choice',
-  );
 }

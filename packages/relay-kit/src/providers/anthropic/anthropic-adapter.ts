@@ -2,6 +2,7 @@ import type { PassthroughTapOptions } from '../../spec/passthrough-tap.js';
 import type { ProviderAdapter } from '../../spec/provider-adapter.js';
 import type { SseEvent } from '../../spec/sse-event.js';
 import type { Usage } from '../../spec/usage.js';
+import { buildAnthropicCountTokensRequest } from './anthropic-count-tokens.js';
 import { parseAnthropicError } from './anthropic-error.js';
 import { listAnthropicModels } from './anthropic-models.js';
 import { createAnthropicStreamTransformer } from './anthropic-stream-transformer.js';
@@ -19,7 +20,9 @@ export const anthropicAdapter: ProviderAdapter = {
   name: 'anthropic',
   nativeProtocols: ['anthropic-messages'],
   convertibleProtocols: ['openai-chat'],
+  webSearch: true,
   buildRequest: convertToAnthropicRequest,
+  buildCountTokensRequest: buildAnthropicCountTokensRequest,
   createPassthroughTap: (options?: PassthroughTapOptions) => createAnthropicUsageTap(options),
   toStreamParts: createAnthropicStreamTransformer,
   toResponse: convertAnthropicResponse,

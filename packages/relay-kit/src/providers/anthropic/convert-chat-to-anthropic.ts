@@ -23,8 +23,9 @@ export const REASONING_EFFORT_BUDGETS: Readonly<Record<string, number>> = {
  * user turn first; `tool` messages become `tool_result` blocks of a user turn; assistant
  * `tool_calls` become `tool_use` blocks (invalid argument JSON → `{}`); data-URL images become
  * base64 image blocks and http(s) URLs URL image blocks. Fields: tools, tool_choice,
- * parallel_tool_calls, stop, sampling parameters, `user`, stream, and `reasoning_effort` (a
- * thinking budget). `max_tokens` is left to the caller's default rule when absent.
+ * parallel_tool_calls, stop, sampling parameters, `user`, stream, `reasoning_effort` (a
+ * thinking budget) and `web_search_options` (Anthropic's web search server tool, with the user's
+ * approximate location). `max_tokens` is left to the caller's default rule when absent.
  */
 export function convertChatToAnthropic(
   chat: Readonly<Record<string, unknown>>,
@@ -102,6 +103,11 @@ export function convertChatToAnthropic(
       return [converted];
     });
   }
+  if (isRecord(chat.web_search_options)) {
+    const tools = Array.isArray(body.tools) ? body.tools : [];
+    tools.push(webSearchTool(chat.web_search_options));
+    body.tools = tools;
+  }
   const toolChoice = convertToolChoice(chat.tool_choice, chat.parallel_tool_calls === false);
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   const effort = chat.reasoning_effort;
@@ -109,6 +115,16 @@ export function convertChatToAnthropic(
     body.thinking = { type: 'enabled', budget_tokens: REASONING_EFFORT_BUDGETS[effort] };
   }
   return body;
+}
+
+/** Anthropic's web search server tool for chat's `web_search_options`. */
+export const ANTHROPIC_WEB_SEARCH_TOOL = 'web_search_20250305';
+
+function webSearchTool(options: Record<string, unknown>): Block {
+  const tool: Block = { type: ANTHROPIC_WEB_SEARCH_TOOL, name: 'web_search' };
+  const location = isRecord(options.user_location) ? options.user_location.approximate : undefined;
+  if (isRecord(location)) tool.user_location = { type: 'approximate', ...location };
+  return tool;
 }
 
 function convertToolChoice(choice: unknown, noParallel: boolean): Record<string, unknown> | undefined {

@@ -122,6 +122,10 @@ export function convertChatBodyToGemini(
   const out: Record<string, unknown> = { contents };
   if (systemInstruction !== undefined) out.systemInstruction = systemInstruction;
   const tools = convertChatToolsToGemini(body.tools, warnings);
+  // Chat's web search request is Gemini's Google Search grounding.
+  if (isRecord(body.web_search_options) && !tools.some((tool) => 'googleSearch' in tool)) {
+    tools.push({ googleSearch: {} });
+  }
   if (tools.length > 0) out.tools = tools;
   const toolConfig = convertToolChoiceToGemini(body.tool_choice);
   if (toolConfig !== undefined && tools.length > 0) out.toolConfig = toolConfig;

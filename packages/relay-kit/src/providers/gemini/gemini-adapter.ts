@@ -14,25 +14,38 @@ import { convertGeminiUsage, readGeminiUsageFromText } from './convert-gemini-us
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { isRecord } from './gemini-api.js';
 import { parseGeminiError } from './gemini-error.js';
+import { buildGeminiMethodRequest, geminiMethodOf } from './gemini-method-request.js';
 import { listGeminiModels } from './gemini-models.js';
 import { createGeminiStreamTransformer } from './gemini-stream-transformer.js';
 import { createGeminiUsageTap } from './gemini-usage-tap.js';
 
 /**
- * The Google Gemini adapter (channel type 24, AI Studio API): native for `gemini` clients
- * (byte-exact pass-through), converts `openai-chat` calls (§3.9). Streams are always requested
+ * The Google Gemini adapter (channel type 24, AI Studio API): native for `gemini` and
+ * `gemini-embeddings` clients (byte-exact pass-through), converts `openai-chat` calls (§3.9),
+ * and counts tokens with `:countTokens`. Streams are always requested
  * as SSE upstream; a Gemini client that asked for the JSON-array stream form (no `alt=sse`) must
  * take the conversion path (see `geminiWantsJsonArrayStream`).
  */
 export const geminiAdapter: ProviderAdapter = {
   channelType: 24,
   name: 'gemini',
-  nativeProtocols: ['gemini'],
+  nativeProtocols: ['gemini', 'gemini-embeddings'],
   convertibleProtocols: ['openai-chat'],
+  webSearch: true,
   // Gemini only reads inline images (or files it stores): the server downloads image URLs.
   inlineRemoteImages: true,
   buildRequest(call: RelayCall, channel: ChannelRuntime, settings?: ProviderSettings): UpstreamRequest {
+    if (call.protocol === 'gemini-embeddings') {
+      return buildGeminiMethodRequest(call, channel, geminiMethodOf(call), settings);
+    }
     return convertToGeminiRequest(call, channel, settings);
+  },
+  buildCountTokensRequest(
+    call: RelayCall,
+    channel: ChannelRuntime,
+    settings?: ProviderSettings,
+  ): UpstreamRequest {
+    return buildGeminiMethodRequest(call, channel, 'countTokens', settings);
   },
   createPassthroughTap(options?: PassthroughTapOptions): PassthroughTap {
     return createGeminiUsageTap(options);

@@ -53,6 +53,7 @@ export function createVertexAdapter(tokens: VertexTokenSource = createVertexToke
     name: 'vertex',
     nativeProtocols: ['gemini'],
     convertibleProtocols: ['openai-chat'],
+    webSearch: true,
     inlineRemoteImages: true,
     async prepareChannel(channel, fetch) {
       const account = parseServiceAccountKey(channel.key);

@@ -1,4 +1,4 @@
-import type { ChannelListPage, ChannelView, KnownModel } from '@switchyard/shared';
+import type { ChannelView, KnownModel } from '@switchyard/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { channelKeys } from './channel-keys';
@@ -14,11 +14,20 @@ export interface ChannelListQuery {
   tagMode: boolean;
 }
 
-/** GET /api/channel/?p&page_size&id_sort&tag_mode, or /api/channel/search with keyword, group, model. */
-export async function getChannels(query: ChannelListQuery, signal?: AbortSignal): Promise<ChannelListPage> {
+/** One page of channels as the API answers it: a bare array (in tag mode, the channels of a page of tags). */
+export interface ChannelPage {
+  channels: ChannelView[];
+  tagMode: boolean;
+}
+
+/**
+ * GET /api/channel/?p&page_size&id_sort&tag_mode, or /api/channel/search with keyword, group, model.
+ * Both answer one page as a bare array, without a total (see openEndedTotal).
+ */
+export async function getChannels(query: ChannelListQuery, signal?: AbortSignal): Promise<ChannelPage> {
   const filters = { keyword: query.keyword.trim(), model: query.model.trim(), group: query.group };
   const searching = filters.keyword !== '' || filters.model !== '' || filters.group !== '';
-  const data = await apiClient.get<ChannelListPage | null>(
+  const data = await apiClient.get<ChannelView[] | null>(
     searching ? '/api/channel/search' : '/api/channel/',
     {
       query: {
@@ -31,12 +40,7 @@ export async function getChannels(query: ChannelListQuery, signal?: AbortSignal)
       ...(signal ? { signal } : {}),
     },
   );
-  return {
-    items: data?.items ?? [],
-    total: data?.total ?? 0,
-    page: query.page,
-    page_size: data?.page_size ?? query.pageSize,
-  };
+  return { channels: data ?? [], tagMode: query.tagMode };
 }
 
 export const channelsQueryOptions = (query: ChannelListQuery) =>

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
-import { useFormatQuota } from '../../../lib/quota';
+import { formatDollars, useFormatQuota } from '../../../lib/quota';
 import { updateChannelBalance } from '../api/channel-operations';
 import { useInvalidateChannels } from '../api/save-channel';
 import { autoDisableInfo, responseTimeColor } from './channel-rules';
@@ -76,7 +76,7 @@ export function QuotaCell({ channel }: { channel: ChannelView }) {
       </Tooltip>
       <Tooltip title={t('columns.remaining')}>
         <Tag color="cyan" style={{ cursor: busy ? 'wait' : 'pointer' }} onClick={busy ? undefined : refresh}>
-          ${channel.balance.toFixed(2)}
+          {formatDollars(channel.balance)}
         </Tag>
       </Tooltip>
     </Space>

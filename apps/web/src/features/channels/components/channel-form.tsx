@@ -79,7 +79,20 @@ export function ChannelForm({
           <Input placeholder={t('edit.baseUrlPlaceholder')} autoComplete="off" />
         </Form.Item>
       )}
-      <Form.Item label={t('edit.key')} required={creating} extra={keyHint}>
+      <Form.Item
+        label={t('edit.key')}
+        required={creating}
+        extra={
+          creating ? (
+            keyHint
+          ) : (
+            <>
+              {keyHint ? <div>{keyHint}</div> : null}
+              <div>{t('edit.keyFollowsAddress')}</div>
+            </>
+          )
+        }
+      >
         <Form.Item name="key" noStyle>
           {multiline ? (
             <Input.TextArea

@@ -24,22 +24,30 @@ describe('channel list rules', () => {
   });
 
   it('reads the auto-disable reason and time', () => {
-    expect(autoDisableInfo({ other_info: { status_reason: 'HTTP 401', status_time: 5 } })).toEqual({
+    expect(autoDisableInfo({ other_info: '{"status_reason":"HTTP 401","status_time":5}' })).toEqual({
       reason: 'HTTP 401',
       time: 5,
     });
-    expect(autoDisableInfo({ other_info: null })).toBeNull();
+    expect(autoDisableInfo({ other_info: '' })).toBeNull();
     expect(autoDisableInfo({ other_info: 'text' })).toBeNull();
   });
 
-  it('turns tag groups into parent rows', () => {
-    const channel = { id: 7, weight: 3, priority: 1 } as ChannelView;
-    const rows = toRows([
-      channel,
-      { tag_group: true, tag: 'east', channels: [channel], channel_count: 1, enabled_count: 1, priority: 1 },
-    ]);
-    expect(rows[0]).toMatchObject({ kind: 'channel', rowKey: '7' });
-    expect(rows[1]).toMatchObject({ kind: 'tag', rowKey: 'tag:east', weight: 3 });
+  it('groups a tag-mode page (a flat array) into parent rows, in the order tags appear', () => {
+    const channel = (id: number, tag: string, status = 1) =>
+      ({ id, tag, status, weight: id, priority: 10 - id }) as ChannelView;
+    const flat = [channel(1, 'east'), channel(2, 'west', 2), channel(3, 'east', 2)];
+    expect(toRows(flat, false).map((row) => row.rowKey)).toEqual(['1', '2', '3']);
+    const rows = toRows(flat, true);
+    expect(rows.map((row) => row.rowKey)).toEqual(['tag:east', 'tag:west']);
+    expect(rows[0]).toMatchObject({
+      kind: 'tag',
+      channel_count: 2,
+      enabled_count: 1,
+      priority: 9,
+      weight: 3,
+    });
+    expect(rows[1]).toMatchObject({ kind: 'tag', channel_count: 1, enabled_count: 0 });
+    expect(toRows([channel(4, '')], true)).toMatchObject([{ kind: 'channel', rowKey: '4' }]);
   });
 
   it('adds custom models but refuses duplicates, and reads fetched lists', () => {

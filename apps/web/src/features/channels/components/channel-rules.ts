@@ -1,4 +1,4 @@
-import type { ChannelTagGroup, ChannelView } from '@switchyard/shared';
+import type { ChannelView } from '@switchyard/shared';
 import { readString, writeString } from '../../../lib/storage';
 
 /** Response-time badge colour: 0 untested; ≤1 s green; ≤3 s lime; ≤5 s yellow; beyond red. */
@@ -13,12 +13,23 @@ export function responseTimeColor(milliseconds: number): 'default' | 'green' | '
 /** Key format hints by channel type (message keys of channels:edit.keyHints). */
 export const KEY_HINT_TYPES = [15, 18, 22, 23, 33] as const;
 
-/** The auto-disable reason and time of a channel (other_info), when it has one. */
+/** other_info's JSON text as an object, or null when it is empty or not a JSON object. */
+function readOtherInfo(text: string | null | undefined): object | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The auto-disable reason and time of a channel (other_info, JSON text), when it has one. */
 export function autoDisableInfo(
   channel: Pick<ChannelView, 'other_info'>,
 ): { reason: string; time: number } | null {
-  const info = channel.other_info;
-  if (!info || typeof info !== 'object') return null;
+  const info = readOtherInfo(channel.other_info);
+  if (!info) return null;
   const { status_reason: reason, status_time: time } = info as {
     status_reason?: unknown;
     status_time?: unknown;
@@ -88,7 +99,7 @@ export const listPreferences = {
   setTagMode: (value: boolean) => writeString(TAG_MODE_KEY, String(value)),
 };
 
-/** Turns a list page's entries into table rows: tag groups become parent rows with their channels. */
+/** Table rows of a channel page: in tag mode, the channels of each tag under one parent row. */
 export type ChannelRow =
   | (ChannelView & { rowKey: string; kind: 'channel' })
   | {
@@ -102,24 +113,38 @@ export type ChannelRow =
       children: (ChannelView & { rowKey: string; kind: 'channel' })[];
     };
 
-export function toRows(items: readonly (ChannelView | ChannelTagGroup)[]): ChannelRow[] {
-  return items.map((item) => {
-    if ('tag_group' in item) {
-      return {
-        rowKey: `tag:${item.tag}`,
-        kind: 'tag',
-        tag: item.tag,
-        channel_count: item.channel_count,
-        enabled_count: item.enabled_count,
-        priority: item.priority,
-        weight: Math.max(0, ...item.channels.map((channel) => channel.weight)),
-        children: item.channels.map((channel) => ({
-          ...channel,
-          rowKey: String(channel.id),
-          kind: 'channel',
-        })),
-      };
-    }
-    return { ...item, rowKey: String(item.id), kind: 'channel' };
-  });
+const channelRow = (channel: ChannelView) => ({
+  ...channel,
+  rowKey: String(channel.id),
+  kind: 'channel' as const,
+});
+
+/**
+ * Turns a page of channels into table rows. In tag mode the API sends the channels of a page of
+ * tags as one flat array; they are grouped here by tag, in the order the tags first appear.
+ */
+export function toRows(channels: readonly ChannelView[], tagMode: boolean): ChannelRow[] {
+  if (!tagMode) return channels.map(channelRow);
+  const byTag = new Map<string, ChannelView[]>();
+  for (const channel of channels) {
+    const members = byTag.get(channel.tag) ?? [];
+    members.push(channel);
+    byTag.set(channel.tag, members);
+  }
+  return [...byTag].flatMap(([tag, members]): ChannelRow[] =>
+    tag === '' ? members.map(channelRow) : [tagRow(tag, members)],
+  );
+}
+
+function tagRow(tag: string, members: ChannelView[]): ChannelRow {
+  return {
+    rowKey: `tag:${tag}`,
+    kind: 'tag',
+    tag,
+    channel_count: members.length,
+    enabled_count: members.filter((channel) => channel.status === 1).length,
+    priority: Math.max(...members.map((channel) => channel.priority)),
+    weight: Math.max(0, ...members.map((channel) => channel.weight)),
+    children: members.map(channelRow),
+  };
 }

@@ -1,6 +1,7 @@
 import type { ChannelView } from '@switchyard/shared';
 import { Table, type TableColumnsType, type TablePaginationConfig, Tag, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import { notify } from '../../../lib/notify';
 import { editTag } from '../api/channel-operations';
 import { useInvalidateChannels, useUpdateChannelMutation } from '../api/save-channel';
@@ -124,6 +125,7 @@ export function ChannelTable({
     {
       title: t('columns.actions'),
       key: 'actions',
+      ...PINNED_RIGHT,
       render: (_value, row) =>
         row.kind === 'channel' ? (
           <ChannelRowActions channel={row as ChannelView} />
@@ -135,7 +137,8 @@ export function ChannelTable({
 
   return (
     <>
-      <style>{`.${DISABLED_ROW} > td { background: ${token.colorFillSecondary} !important; }`}</style>
+      {/* Opaque (the fill over the container colour): the fixed actions cell covers scrolled cells. */}
+      <style>{`.${DISABLED_ROW} > td { background: linear-gradient(${token.colorFillSecondary}, ${token.colorFillSecondary}), ${token.colorBgContainer} !important; }`}</style>
       <Table<ChannelRow>
         rowKey="rowKey"
         columns={columns}

@@ -2,6 +2,7 @@ import { Alert, Card } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
+import { openEndedTotal } from '../../../lib/open-ended-page';
 import { useTableParams } from '../../../lib/use-table-params';
 import { useChannelsQuery } from '../api/get-channels';
 import { BatchTagModal } from '../components/batch-tag-modal';
@@ -30,7 +31,7 @@ export function ChannelListPage() {
     idSort: switches.idSort,
     tagMode: switches.tagMode,
   });
-  const rows = useMemo(() => toRows(query.data?.items ?? []), [query.data]);
+  const rows = useMemo(() => toRows(query.data?.channels ?? [], query.data?.tagMode ?? false), [query.data]);
 
   const onSwitch = (changes: Partial<ChannelListSwitches>) => {
     if (changes.idSort !== undefined) listPreferences.setIdSort(changes.idSort);
@@ -72,7 +73,7 @@ export function ChannelListPage() {
       <ChannelTable
         rows={rows}
         loading={query.isFetching}
-        pagination={pagination(query.data?.total ?? 0)}
+        pagination={pagination(openEndedTotal(params.page, params.pageSize, rows.length))}
         batchMode={switches.batchMode}
         selectedIds={selectedIds}
         onSelect={setSelectedIds}

@@ -10,14 +10,10 @@ const chats = [{ Next: 'https://chat.test/?key={key}&url={address}' }];
 describe('chat pages', () => {
   it('embeds the chat entry with the first enabled key', async () => {
     const fetch = mockFetch({
-      'GET /api/token/': ok({
-        items: [
-          { id: 4, status: 2 },
-          { id: 7, status: 1 },
-        ],
-        total: 2,
-      }),
-      'POST /api/token/7/key': ok({ id: 7, key: 'sk-full7' }),
+      'GET /api/token/': ok([
+        { id: 4, status: 2, key: 'full4' },
+        { id: 7, status: 1, key: 'full7' },
+      ]),
     });
     renderWithProviders(<ChatPage />, {
       user: normalUser,
@@ -43,7 +39,7 @@ describe('chat pages', () => {
   });
 
   it('without an enabled token, says so and goes to /token after 1.5 s', async () => {
-    mockFetch({ 'GET /api/token/': ok({ items: [{ id: 4, status: 2 }], total: 1 }) });
+    mockFetch({ 'GET /api/token/': ok([{ id: 4, status: 2, key: 'full4' }]) });
     renderWithProviders(<ChatPage />, {
       user: normalUser,
       route: '/chat/0',
@@ -61,8 +57,7 @@ describe('chat pages', () => {
 
   it('chat2link redirects to the chat link with the settings', async () => {
     mockFetch({
-      'GET /api/token/': ok({ items: [{ id: 7, status: 1 }], total: 1 }),
-      'POST /api/token/7/key': ok({ id: 7, key: 'sk-full7' }),
+      'GET /api/token/': ok([{ id: 7, status: 1, key: 'full7' }]),
     });
     const redirect = vi.fn();
     renderWithProviders(<Chat2LinkPage redirect={redirect} />, {

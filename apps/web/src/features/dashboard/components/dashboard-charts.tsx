@@ -44,7 +44,7 @@ export function DashboardCharts({ data }: { data: DashboardData }) {
       </Card>
     );
   }
-  const quotaTooltip = (value: unknown) => formatQuota(Number(value), 4);
+  const quotaTooltip = (value: unknown) => formatQuota(Number(value));
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} xl={16}>
@@ -53,7 +53,7 @@ export function DashboardCharts({ data }: { data: DashboardData }) {
             <BarChart data={data.quotaSeries}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="time" />
-              <YAxis tickFormatter={(value: number) => formatQuota(value, 2)} width={72} />
+              <YAxis tickFormatter={(value: number) => formatQuota(value)} width={72} />
               <Tooltip formatter={quotaTooltip} />
               <Legend />
               {data.models.map((model, index) => (

@@ -1,7 +1,8 @@
 import type { LogView } from '@switchyard/shared';
 import { Descriptions, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { billingBreakdown, formatDollars, type LogOther } from './log-rules';
+import { formatDollars } from '../../../lib/quota';
+import { billingBreakdown, type LogOther } from './log-rules';
 
 /** The expanded part of a row: content, ratios, the billing formula and extra request facts. */
 export function LogDetails({ log, other }: { log: LogView; other: LogOther | null }) {

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   billingBreakdown,
   firstWordColor,
-  formatDollars,
   hasBillingDetails,
   latencyColor,
   parseLogOther,
@@ -66,11 +65,5 @@ describe('log rules', () => {
       total: 0.2,
     });
     expect(billingBreakdown({ frt: 1 }, 1, 1)).toBeNull();
-  });
-
-  it('formats dollars without trailing zeros', () => {
-    expect(formatDollars(0.045)).toBe('$0.045');
-    expect(formatDollars(2)).toBe('$2');
-    expect(formatDollars(0.0000001)).toBe('$0');
   });
 });

@@ -112,8 +112,3 @@ export function billingBreakdown(
   const total = (promptTokens * promptPrice + completionTokens * completionPrice) / 1_000_000;
   return { perCall: false, promptPrice, completionPrice, total };
 }
-
-/** Dollars with up to 6 decimals, trailing zeros dropped ($0.000123, $2). */
-export function formatDollars(value: number): string {
-  return `$${Number(value.toFixed(6)).toString()}`;
-}

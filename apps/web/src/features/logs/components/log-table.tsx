@@ -10,6 +10,7 @@ import {
 } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import { useFormatQuota } from '../../../lib/quota';
 import { LogDetails } from './log-details';
 import {
@@ -132,7 +133,7 @@ export function LogTable({
     { title: t('columns.timing'), key: 'timing', render: (_value, log) => <TimingTags log={log} /> },
     { title: t('columns.prompt'), key: 'prompt', render: billing((log) => log.prompt_tokens) },
     { title: t('columns.completion'), key: 'completion', render: billing((log) => log.completion_tokens) },
-    { title: t('columns.quota'), key: 'quota', render: billing((log) => formatQuota(log.quota, 6)) },
+    { title: t('columns.quota'), key: 'quota', render: billing((log) => formatQuota(log.quota)) },
     ...(admin
       ? ([
           {
@@ -148,6 +149,7 @@ export function LogTable({
     {
       title: t('columns.content'),
       dataIndex: 'content',
+      ...PINNED_RIGHT,
       render: (content: string) => (
         <Typography.Paragraph ellipsis={{ rows: 2 }} style={{ maxWidth: 240, marginBottom: 0 }}>
           {content}

@@ -75,7 +75,7 @@ describe('LogPage', () => {
     const row = screen.getByText('my-token').closest('tr') as HTMLElement;
     await user.click(within(row).getByRole('button', { name: /展开|expand/i }));
     expect(
-      await screen.findByText('提示 1000 tokens / 1M × $15 + 补全 500 tokens / 1M × $60 = $0.045'),
+      await screen.findByText('提示 1000 tokens / 1M × $15.00 + 补全 500 tokens / 1M × $60.00 = $0.045'),
     ).toBeInTheDocument();
   });
 

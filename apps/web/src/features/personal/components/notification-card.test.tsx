@@ -61,6 +61,39 @@ describe('NotificationCard', () => {
   });
 });
 
+describe('NotificationCard threshold', () => {
+  it('shows the spec presets as buttons beside free input and saves the one chosen', async () => {
+    const fetch = mockFetch({ 'PUT /api/user/setting': ok() });
+    const { user } = renderWithProviders(<NotificationCard user={{ setting: '' }} />, { user: normalUser });
+    for (const label of ['100000 ($0.20)', '500000 ($1.00)', '1000000 ($2.00)', '5000000 ($10.00)']) {
+      expect(screen.getByRole('button', { name: label })).toBeInTheDocument();
+    }
+    await user.click(screen.getByRole('button', { name: '5000000 ($10.00)' }));
+    expect(screen.getByLabelText('额度预警阈值')).toHaveValue('5000000');
+    await user.click(screen.getByRole('button', { name: '保存设置' }));
+    await waitFor(() => expect(fetch.calls('PUT /api/user/setting')).toHaveLength(1));
+    expect(fetch.calls('PUT /api/user/setting')[0]?.body).toMatchObject({
+      quota_warning_threshold: 5_000_000,
+    });
+  });
+
+  it('takes a free amount and refuses one that is not a positive number', async () => {
+    const fetch = mockFetch({ 'PUT /api/user/setting': ok() });
+    const { user } = renderWithProviders(<NotificationCard user={{ setting: '' }} />, { user: normalUser });
+    const field = screen.getByLabelText('额度预警阈值');
+    await user.clear(field);
+    await user.type(field, 'abc');
+    await user.click(screen.getByRole('button', { name: '保存设置' }));
+    await screen.findByText('预警额度必须是大于 0 的数字');
+    expect(fetch.calls('PUT /api/user/setting')).toHaveLength(0);
+    await user.clear(screen.getByLabelText('额度预警阈值'));
+    await user.type(screen.getByLabelText('额度预警阈值'), '123456');
+    await user.click(screen.getByRole('button', { name: '保存设置' }));
+    await waitFor(() => expect(fetch.calls('PUT /api/user/setting')).toHaveLength(1));
+    expect(fetch.calls('PUT /api/user/setting')[0]?.body).toMatchObject({ quota_warning_threshold: 123_456 });
+  });
+});
+
 describe('notification settings helpers', () => {
   it('accepts only https URLs', () => {
     expect(isHttpsUrl('https://example.com/hook')).toBe(true);

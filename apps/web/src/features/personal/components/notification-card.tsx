@@ -1,7 +1,7 @@
-import { AutoComplete, Button, Card, Form, Input, Radio } from 'antd';
+import { Button, Card, Form, Input, Radio, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
-import { useQuotaDisplay } from '../../../lib/quota';
+import { formatQuota, useQuotaDisplay } from '../../../lib/quota';
 import type { SelfUser } from '../api/get-self';
 import { useUpdateNotificationSettingMutation } from '../api/update-notification-setting';
 import {
@@ -22,8 +22,9 @@ export function NotificationCard({ user }: { user: Pick<SelfUser, 'setting'> }) 
 
   const presets = QUOTA_WARNING_PRESETS.map((value) => ({
     value: String(value),
-    label: `${value} (${Number((value / quotaDisplay.quotaPerUnit).toFixed(2))}$)`,
+    label: `${value} (${formatQuota(value, { displayInCurrency: true, quotaPerUnit: quotaDisplay.quotaPerUnit })})`,
   }));
+  const threshold = Form.useWatch('quota_warning_threshold', form);
 
   const onFinish = async (values: NotificationFormValues) => {
     await mutation.mutateAsync(toNotificationSetting(values));
@@ -46,21 +47,39 @@ export function NotificationCard({ user }: { user: Pick<SelfUser, 'setting'> }) 
             ]}
           />
         </Form.Item>
-        <Form.Item
-          name="quota_warning_threshold"
-          label={t('notification.threshold.label')}
-          extra={t('notification.threshold.help')}
-          rules={[
-            { required: true, message: t('notification.threshold.required') },
-            {
-              validator: (_rule, value: string | undefined) =>
-                value === undefined || value === '' || (Number.isFinite(Number(value)) && Number(value) > 0)
-                  ? Promise.resolve()
-                  : Promise.reject(new Error(t('notification.threshold.invalid'))),
-            },
-          ]}
-        >
-          <AutoComplete options={presets} placeholder={t('notification.threshold.placeholder')} />
+        <Form.Item label={t('notification.threshold.label')} extra={t('notification.threshold.help')}>
+          <Form.Item
+            name="quota_warning_threshold"
+            noStyle
+            rules={[
+              { required: true, message: t('notification.threshold.required') },
+              {
+                validator: (_rule, value: string | undefined) =>
+                  value === undefined || value === '' || (Number.isFinite(Number(value)) && Number(value) > 0)
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t('notification.threshold.invalid'))),
+              },
+            ]}
+          >
+            <Input
+              inputMode="numeric"
+              aria-label={t('notification.threshold.label')}
+              placeholder={t('notification.threshold.placeholder')}
+            />
+          </Form.Item>
+          {/* The spec's presets, always in sight beside free input. */}
+          <Space wrap style={{ marginTop: 8 }} aria-label={t('notification.threshold.presets')}>
+            {presets.map((preset) => (
+              <Button
+                key={preset.value}
+                size="small"
+                type={threshold === preset.value ? 'primary' : 'default'}
+                onClick={() => form.setFieldValue('quota_warning_threshold', preset.value)}
+              >
+                {preset.label}
+              </Button>
+            ))}
+          </Space>
         </Form.Item>
         {notifyType === 'webhook' ? (
           <>

@@ -25,11 +25,6 @@ export function displayedPrice(entry: PricingEntry, groupRatio: number): Display
   return { kind: 'tokens', prompt, completion: prompt * entry.completion_ratio };
 }
 
-/** Dollars with at most 4 decimals and no trailing zeros: $0.3, $2, $0.0015. */
-export function formatPrice(dollars: number): string {
-  return `$${Number(dollars.toFixed(4)).toString()}`;
-}
-
 /**
  * Fuzzy model search: every character of the query appears in the name in order, ignoring case
  * and spaces ("4omini" finds gpt-4o-mini). An empty query matches everything.

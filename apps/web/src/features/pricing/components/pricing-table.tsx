@@ -3,8 +3,10 @@ import type { PricingEntry } from '@switchyard/shared';
 import { Flex, Table, type TableColumnsType, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import { getStoredPageSize, PAGE_SIZE_OPTIONS, storePageSize } from '../../../lib/page-size';
-import { displayedPrice, formatPrice, ratioTagColor } from './price-rules';
+import { formatDollars } from '../../../lib/quota';
+import { displayedPrice, ratioTagColor } from './price-rules';
 
 /** The model price table for one group (prices already include the group ratio). */
 export function PricingTable({
@@ -88,14 +90,15 @@ export function PricingTable({
     {
       title: t('columns.price'),
       key: 'price',
+      ...PINNED_RIGHT,
       render: (_value, entry) => {
         const price = displayedPrice(entry, groupRatio);
         if (price.kind === 'call')
-          return <span>{t('price.perCall', { price: formatPrice(price.price) })}</span>;
+          return <span>{t('price.perCall', { price: formatDollars(price.price) })}</span>;
         return (
           <Flex vertical gap={2}>
-            <span>{t('price.prompt', { price: formatPrice(price.prompt) })}</span>
-            <span>{t('price.completion', { price: formatPrice(price.completion) })}</span>
+            <span>{t('price.prompt', { price: formatDollars(price.prompt) })}</span>
+            <span>{t('price.completion', { price: formatDollars(price.completion) })}</span>
           </Flex>
         );
       },

@@ -16,7 +16,8 @@ export function PricingPage() {
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<string | null>(null);
   const groupRatio = pricing.data?.group_ratio ?? {};
-  const group = chosen && chosen in groupRatio ? chosen : pickGroup(groupRatio, user?.group);
+  const ownGroup = pickGroup(groupRatio, user?.group);
+  const group = chosen && chosen in groupRatio ? chosen : ownGroup;
   const entries = useMemo(
     () => (pricing.data?.data ?? []).filter((entry) => fuzzyMatch(search, entry.model_name)),
     [pricing.data, search],
@@ -28,6 +29,7 @@ export function PricingPage() {
         <GroupBanner
           loggedIn={user !== null}
           group={group}
+          ownGroup={ownGroup}
           groupRatio={groupRatio}
           usableGroup={pricing.data.usable_group}
           onSelect={setChosen}

@@ -8,6 +8,7 @@ import { useCreateRedemptionsMutation, useUpdateRedemptionMutation } from '../ap
 import {
   buildRedemptionBody,
   downloadText,
+  isRedemptionCount,
   REDEMPTION_DEFAULT_QUOTA,
   type RedemptionFormValues,
   redemptionFile,
@@ -133,8 +134,17 @@ function RedemptionForm({
           name="count"
           label={t('edit.count')}
           extra={t('edit.countHint', { max: REDEMPTION_CREATE_MAX_COUNT })}
+          rules={[
+            {
+              validator: (_rule, value: number | string | null) =>
+                isRedemptionCount(value)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('edit.countInvalid', { max: REDEMPTION_CREATE_MAX_COUNT }))),
+            },
+          ]}
         >
-          <InputNumber min={1} max={REDEMPTION_CREATE_MAX_COUNT} precision={0} style={{ width: '100%' }} />
+          {/* No min/max: InputNumber would silently clamp 101 to 100 on blur; the rule refuses it. */}
+          <InputNumber precision={0} style={{ width: '100%' }} />
         </Form.Item>
       ) : null}
     </Form>

@@ -52,9 +52,14 @@ export function buildRedemptionBody(
   if (name === '' && creating) name = formatQuota(quota);
   if (name === '' || [...name].length > REDEMPTION_NAME_MAX_LENGTH) return { error: 'nameTooLong' };
   if (!creating) return { body: { name, quota } };
-  const count = toInteger(values.count);
-  if (count === null || count <= 0 || count > REDEMPTION_CREATE_MAX_COUNT) return { error: 'countInvalid' };
-  return { body: { name, quota, count } };
+  if (!isRedemptionCount(values.count)) return { error: 'countInvalid' };
+  return { body: { name, quota, count: toInteger(values.count) ?? 1 } };
+}
+
+/** A batch size the server accepts: an integer from 1 to 100 (more is refused, never clamped). */
+export function isRedemptionCount(value: number | string | null): boolean {
+  const count = toInteger(value);
+  return count !== null && count >= 1 && count <= REDEMPTION_CREATE_MAX_COUNT;
 }
 
 /** The text file offered after creation: one code per line, named after the codes' name. */

@@ -2,6 +2,7 @@ import type { RedemptionView } from '@switchyard/shared';
 import { Table, type TableColumnsType, type TablePaginationConfig, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import { useFormatQuota } from '../../../lib/quota';
 import { RedemptionRowActions } from './redemption-row-actions';
 
@@ -51,6 +52,7 @@ export function RedemptionTable({
     {
       title: t('columns.actions'),
       key: 'actions',
+      ...PINNED_RIGHT,
       render: (_value, code) => <RedemptionRowActions code={code} onEdit={() => onEdit(code.id)} />,
     },
   ];

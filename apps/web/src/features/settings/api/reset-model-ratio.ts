@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { settingsKeys } from './settings-keys';
 
-/** POST /api/option/rest_model_ratio — puts ModelRatio back to the built-in defaults. */
+/** POST /api/option/rest_model_ratio — puts the four price tables back to the built-in model catalogue. */
 export function resetModelRatio(): Promise<unknown> {
   return apiClient.post('/api/option/rest_model_ratio');
 }

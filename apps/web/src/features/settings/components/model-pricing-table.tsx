@@ -1,6 +1,7 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { Button, Input, Table, type TableColumnsType, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import { hasFixedPrice, type ModelPricingRow, type PricingField } from './model-pricing';
 
 /** Model tables page by 10 (spec). */
@@ -83,6 +84,7 @@ export function ModelPricingTable({
     columns.push({
       title: t('ratio.columns.actions'),
       key: 'actions',
+      ...PINNED_RIGHT,
       render: (_value, row) => (
         <Button
           size="small"

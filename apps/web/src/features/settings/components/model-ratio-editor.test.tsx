@@ -195,6 +195,7 @@ describe('model ratio JSON editor', () => {
     expect(fetch.calls('PUT /api/option/')).toHaveLength(0);
 
     await user.click(button(/^重置模型倍率$/));
+    await screen.findByText(/重置为内置模型目录的默认值/);
     await user.click(await screen.findByText(/^确\s*定$/, { selector: '.ant-popconfirm button span' }));
     await screen.findByText('重置模型倍率成功');
     expect(fetch.calls('POST /api/option/rest_model_ratio')).toHaveLength(1);

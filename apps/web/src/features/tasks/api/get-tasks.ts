@@ -1,20 +1,15 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiClient, type QueryValue } from '../../../lib/api-client';
+import { openEndedTotal } from '../../../lib/open-ended-page';
 import type { AsyncTask, MidjourneyTask, TaskListQuery, TaskPage } from './task-types';
 
 /**
- * Lists answer `{items, total, ...}`; a plain array (the reference's shape) is accepted too, with
- * the total estimated so that a full page offers a next one.
+ * These lists answer one page as a bare array, as the reference does; the table's total comes
+ * from openEndedTotal (a full page offers the next one).
  */
-export function toTaskPage<T>(
-  data: { items?: T[] | null; total?: number } | T[] | null,
-  query: TaskListQuery,
-): TaskPage<T> {
-  if (Array.isArray(data)) {
-    const seen = (query.page - 1) * query.pageSize + data.length;
-    return { items: data, total: data.length >= query.pageSize ? seen + 1 : seen };
-  }
-  return { items: data?.items ?? [], total: data?.total ?? 0 };
+export function toTaskPage<T>(data: T[] | null, query: TaskListQuery): TaskPage<T> {
+  const items = data ?? [];
+  return { items, total: openEndedTotal(query.page, query.pageSize, items.length) };
 }
 
 const ms = (seconds: number) => (seconds ? seconds * 1000 : '');
@@ -29,37 +24,31 @@ function paging(query: TaskListQuery): Record<string, QueryValue> {
  * times are milliseconds, so the bounds are sent in milliseconds.
  */
 export async function getMidjourneyTasks(query: TaskListQuery, admin: boolean, signal?: AbortSignal) {
-  const data = await apiClient.get<{ items?: MidjourneyTask[]; total?: number } | MidjourneyTask[] | null>(
-    admin ? '/api/mj/' : '/api/mj/self/',
-    {
-      query: {
-        ...paging(query),
-        mj_id: query.id.trim(),
-        start_timestamp: ms(query.start),
-        end_timestamp: ms(query.end),
-        ...(admin ? { channel_id: query.channelId.trim() } : {}),
-      },
-      ...(signal ? { signal } : {}),
+  const data = await apiClient.get<MidjourneyTask[] | null>(admin ? '/api/mj/' : '/api/mj/self/', {
+    query: {
+      ...paging(query),
+      mj_id: query.id.trim(),
+      start_timestamp: ms(query.start),
+      end_timestamp: ms(query.end),
+      ...(admin ? { channel_id: query.channelId.trim() } : {}),
     },
-  );
+    ...(signal ? { signal } : {}),
+  });
   return toTaskPage(data, query);
 }
 
 /** GET /api/task/ (admin, with channel_id) or GET /api/task/self with task_id and start/end (seconds). */
 export async function getAsyncTasks(query: TaskListQuery, admin: boolean, signal?: AbortSignal) {
-  const data = await apiClient.get<{ items?: AsyncTask[]; total?: number } | AsyncTask[] | null>(
-    admin ? '/api/task/' : '/api/task/self',
-    {
-      query: {
-        ...paging(query),
-        task_id: query.id.trim(),
-        start_timestamp: query.start || '',
-        end_timestamp: query.end || '',
-        ...(admin ? { channel_id: query.channelId.trim() } : {}),
-      },
-      ...(signal ? { signal } : {}),
+  const data = await apiClient.get<AsyncTask[] | null>(admin ? '/api/task/' : '/api/task/self', {
+    query: {
+      ...paging(query),
+      task_id: query.id.trim(),
+      start_timestamp: query.start || '',
+      end_timestamp: query.end || '',
+      ...(admin ? { channel_id: query.channelId.trim() } : {}),
     },
-  );
+    ...(signal ? { signal } : {}),
+  });
   return toTaskPage(data, query);
 }
 

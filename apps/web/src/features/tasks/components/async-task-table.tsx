@@ -1,5 +1,6 @@
 import { Table, type TableColumnsType, type TablePaginationConfig, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import type { AsyncTask } from '../api/task-types';
 import { DurationTag, formatTaskTime, ProgressCell, StatusTag } from './task-cells';
 import { TextDialogLink } from './text-dialog-link';
@@ -68,6 +69,7 @@ export function AsyncTaskTable({
     {
       title: t('columns.failReason'),
       dataIndex: 'fail_reason',
+      ...PINNED_RIGHT,
       render: (text: string) => <TextDialogLink text={text} title={t('columns.failReason')} />,
     },
   ];

@@ -1,5 +1,6 @@
 import { Image, Table, type TableColumnsType, type TablePaginationConfig, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import type { MidjourneyTask } from '../api/task-types';
 import { DurationTag, formatTaskTime, ProgressCell, StatusTag } from './task-cells';
 import { MJ_CODES } from './task-rules';
@@ -91,6 +92,7 @@ export function MidjourneyTable({
     {
       title: t('columns.failReason'),
       dataIndex: 'fail_reason',
+      ...PINNED_RIGHT,
       render: (text: string) => <TextDialogLink text={text} title={t('columns.failReason')} />,
     },
   ];

@@ -24,11 +24,10 @@ describe('task rules', () => {
     expect(statusKey('FAILURE')).toBe('FAILURE');
   });
 
-  it('accepts a page object or a plain array', () => {
+  it('pages a bare array: a full page offers the next one', () => {
     const query = { id: '', channelId: '', start: 0, end: 0, page: 2, pageSize: 2 };
-    expect(toTaskPage({ items: [1], total: 9 }, query)).toEqual({ items: [1], total: 9 });
-    expect(toTaskPage([1, 2], query)).toEqual({ items: [1, 2], total: 5 });
+    expect(toTaskPage([1, 2], query)).toEqual({ items: [1, 2], total: 6 });
     expect(toTaskPage([1], query)).toEqual({ items: [1], total: 3 });
-    expect(toTaskPage(null, query)).toEqual({ items: [], total: 0 });
+    expect(toTaskPage(null, query)).toEqual({ items: [], total: 2 });
   });
 });

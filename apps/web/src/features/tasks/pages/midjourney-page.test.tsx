@@ -21,7 +21,7 @@ const task = {
 
 describe('MidjourneyPage', () => {
   it('lists own drawing tasks with duration colour and a prompt dialog', async () => {
-    const fetch = mockFetch({ 'GET /api/mj/self/': ok({ items: [task], total: 1, page: 0, page_size: 10 }) });
+    const fetch = mockFetch({ 'GET /api/mj/self/': ok([task]) });
     renderWithProviders(<MidjourneyPage />, { user: normalUser, route: '/midjourney' });
     await screen.findByText('mj-123');
     expect(screen.getByText('75 秒').className).toContain('red');

@@ -1,9 +1,9 @@
-import type { TokenKeyView, TokenView } from '@switchyard/shared';
+import { TOKEN_KEY_PREFIX, type TokenView } from '@switchyard/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { tokenKeys } from './token-keys';
 
-/** GET /api/token/{id} (the key comes masked). */
+/** GET /api/token/{id} (the key comes as stored, without `sk-`). */
 export function getToken(id: number, signal?: AbortSignal): Promise<TokenView> {
   return apiClient.get<TokenView>(`/api/token/${id}`, signal ? { signal } : {});
 }
@@ -19,8 +19,5 @@ export function useTokenQuery(id: number, enabled = true) {
   return useQuery({ ...tokenQueryOptions(id), enabled });
 }
 
-/** POST /api/token/{id}/key → the full `sk-` key (view key, copy, chat). */
-export async function getTokenKey(id: number): Promise<string> {
-  const view = await apiClient.post<TokenKeyView>(`/api/token/${id}/key`);
-  return view.key;
-}
+/** The key as clients use it (view key, copy, chat): `sk-` + the stored key the API sends. */
+export const fullTokenKey = (token: Pick<TokenView, 'key'>): string => `${TOKEN_KEY_PREFIX}${token.key}`;

@@ -1,4 +1,4 @@
-import type { TokenPage } from '@switchyard/shared';
+import type { TokenView } from '@switchyard/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { tokenKeys } from './token-keys';
@@ -15,22 +15,17 @@ export interface TokenListQuery {
 
 /**
  * GET /api/token/?p&size, or GET /api/token/search?keyword&token&p&size when a filter is set.
- * The token list's fetch size equals the page size.
+ * Both answer one page as a bare array, without a total (see openEndedTotal).
  */
-export async function getTokens(query: TokenListQuery, signal?: AbortSignal): Promise<TokenPage> {
+export async function getTokens(query: TokenListQuery, signal?: AbortSignal): Promise<TokenView[]> {
   const keyword = query.keyword.trim();
   const token = query.token.trim();
   const searching = keyword !== '' || token !== '';
-  const data = await apiClient.get<TokenPage | null>(searching ? '/api/token/search' : '/api/token/', {
+  const data = await apiClient.get<TokenView[] | null>(searching ? '/api/token/search' : '/api/token/', {
     query: { ...(searching ? { keyword, token } : {}), p: query.page - 1, size: query.pageSize },
     ...(signal ? { signal } : {}),
   });
-  return {
-    items: data?.items ?? [],
-    total: data?.total ?? 0,
-    page: query.page,
-    page_size: data?.page_size ?? query.pageSize,
-  };
+  return data ?? [];
 }
 
 export const tokensQueryOptions = (query: TokenListQuery) =>

@@ -6,6 +6,7 @@ import {
   parseExpiry,
   QUOTA_PRESETS,
   quickExpiry,
+  tokenToFormValues,
   tokenToggleState,
 } from './token-form-rules';
 
@@ -67,6 +68,17 @@ describe('token editor rules', () => {
     const on = buildTokenBody({ ...values, model_limits_enabled: true }, true);
     expect('body' in on && on.body.model_limits).toBe('gpt-4o,gpt-4o-mini');
     expect('body' in on && on.body.allow_ips).toBe('10.0.0.1\n192.168.0.0/16');
+  });
+
+  it("leaves an empty group undefined (the select's placeholder: the user's group) and sends it as ''", () => {
+    expect(newTokenValues().group).toBeUndefined();
+    const stored = { id: 1, name: 'a', key: 'sk-x', status: 1, expired_time: -1, remain_quota: 0 };
+    const view = { ...stored, unlimited_quota: true, model_limits_enabled: false, model_limits: '' };
+    const token = { ...view, used_quota: 0, created_time: 0, accessed_time: 0, user_id: 1, allow_ips: '' };
+    expect(tokenToFormValues({ ...token, group: '' }).group).toBeUndefined();
+    expect(tokenToFormValues({ ...token, group: 'vip' }).group).toBe('vip');
+    const built = buildTokenBody({ ...newTokenValues(), name: 'a' }, true);
+    expect('body' in built && built.body.group).toBe('');
   });
 
   it('offers disable for enabled tokens and blocks enabling expired or exhausted ones', () => {

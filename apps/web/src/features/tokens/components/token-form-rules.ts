@@ -27,7 +27,8 @@ export interface TokenFormValues {
   allow_ips: string;
   model_limits_enabled: boolean;
   model_limits: string[];
-  group: string;
+  /** Undefined (not '') when empty, so the select shows its placeholder: the user's group. */
+  group: string | undefined;
 }
 
 export const newTokenValues = (): TokenFormValues => ({
@@ -39,7 +40,7 @@ export const newTokenValues = (): TokenFormValues => ({
   allow_ips: '',
   model_limits_enabled: false,
   model_limits: [],
-  group: '',
+  group: undefined,
 });
 
 /** Unix seconds → editor text (`-1` for never). */
@@ -94,7 +95,7 @@ export const tokenToFormValues = (token: TokenView): TokenFormValues => ({
         .map((model) => model.trim())
         .filter(Boolean)
     : [],
-  group: token.group ?? '',
+  group: token.group ? token.group : undefined,
 });
 
 /** Why the editor refuses to submit: a message key of the tokens namespace. */
@@ -125,7 +126,7 @@ export function buildTokenBody(
       .map((line) => line.trim())
       .filter(Boolean)
       .join('\n'),
-    group: values.group,
+    group: values.group ?? '',
     ...(creating ? { count } : {}),
   };
   return { body };

@@ -2,10 +2,9 @@ import type { TokenView } from '@switchyard/shared';
 import { App, Button, Dropdown, Input, Popconfirm, Space, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCopyText } from '../../../components/use-copy-text';
-import { showApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
 import { useSiteStatus } from '../../../lib/site-status';
-import { getTokenKey } from '../api/get-token';
+import { fullTokenKey } from '../api/get-token';
 import { useDeleteTokenMutation, useTokenStatusMutation } from '../api/save-token';
 import { buildChatUrl, type ChatTarget, chatTargets } from './chat-link';
 import { tokenToggleState } from './token-form-rules';
@@ -21,10 +20,7 @@ export function TokenRowActions({ token, onEdit }: { token: TokenView; onEdit: (
   const toggle = tokenToggleState(token);
   const chats = chatTargets(status);
 
-  const withKey = (use: (key: string) => unknown) =>
-    getTokenKey(token.id)
-      .then(use)
-      .catch((error: unknown) => showApiError(error));
+  const withKey = (use: (key: string) => unknown) => use(fullTokenKey(token));
 
   const viewKey = () =>
     withKey((key) => {

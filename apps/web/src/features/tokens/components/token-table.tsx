@@ -2,6 +2,7 @@ import type { TokenView } from '@switchyard/shared';
 import { Table, type TableColumnsType, type TablePaginationConfig, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import { useFormatQuota } from '../../../lib/quota';
 import { TokenRowActions } from './token-row-actions';
 import { TokenStatusTag } from './token-status-tag';
@@ -54,6 +55,7 @@ export function TokenTable({
     {
       title: t('columns.actions'),
       key: 'actions',
+      ...PINNED_RIGHT,
       render: (_value, token) => <TokenRowActions token={token} onEdit={() => onEdit(token.id)} />,
     },
   ];

@@ -4,10 +4,10 @@ import { Alert, Button, Card, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCopyText } from '../../../components/use-copy-text';
-import { showApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/notify';
+import { openEndedTotal } from '../../../lib/open-ended-page';
 import { useTableParams } from '../../../lib/use-table-params';
-import { getTokenKey } from '../api/get-token';
+import { fullTokenKey } from '../api/get-token';
 import { useTokensQuery } from '../api/get-tokens';
 import { TokenEditDrawer } from '../components/token-edit-drawer';
 import { TokenSearchForm, type TokenSearchValues } from '../components/token-search-form';
@@ -28,13 +28,8 @@ export function TokenListPage() {
       notify.error(t('list.selectFirst'));
       return;
     }
-    try {
-      const keys = await Promise.all(selected.map((token) => getTokenKey(token.id)));
-      const text = selected.map((token, index) => `${token.name}    ${keys[index]}`).join('\n');
-      await copy(text, t('list.copiedSelected', { count: selected.length }));
-    } catch (error) {
-      showApiError(error);
-    }
+    const text = selected.map((token) => `${token.name}    ${fullTokenKey(token)}`).join('\n');
+    await copy(text, t('list.copiedSelected', { count: selected.length }));
   };
 
   return (
@@ -69,9 +64,9 @@ export function TokenListPage() {
         />
       ) : null}
       <TokenTable
-        tokens={query.data?.items ?? []}
+        tokens={query.data ?? []}
         loading={query.isFetching}
-        pagination={pagination(query.data?.total ?? 0)}
+        pagination={pagination(openEndedTotal(params.page, params.pageSize, query.data?.length ?? 0))}
         selectedIds={selected.map((token) => token.id)}
         onSelect={(_ids, rows) => setSelected(rows)}
         onEdit={(id) => setEditor({ open: true, id })}

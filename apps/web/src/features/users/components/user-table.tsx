@@ -1,5 +1,6 @@
 import { Table, type TableColumnsType, type TablePaginationConfig, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { PINNED_RIGHT } from '../../../components/pinned-column';
 import { isAdminRole, isRootRole } from '../../../lib/access';
 import { useFormatQuota } from '../../../lib/quota';
 import { isDeactivated, type ManagedUser, UserStatus } from '../api/user-types';
@@ -78,6 +79,7 @@ export function UserTable({
     {
       title: t('columns.actions'),
       key: 'actions',
+      ...PINNED_RIGHT,
       render: (_value, user) => <UserRowActions user={user} currentRole={currentRole} />,
     },
   ];
