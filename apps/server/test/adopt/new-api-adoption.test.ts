@@ -191,7 +191,7 @@ describe('starting on a new-api v0.4.8.9.1 database', () => {
     const redemptions = envelope(await root.get('/api/redemption/?p=1&page_size=50')).data;
     expect(redemptions.items.map((row: { name: string }) => row.name).sort()).toEqual(['spring', 'winter']);
     const channels = envelope(await root.get('/api/channel/?p=0&page_size=50')).data;
-    expect(channels.items.find((row: { id: number }) => row.id === 1)).toMatchObject({
+    expect(channels.find((row: { id: number }) => row.id === 1)).toMatchObject({
       name: 'legacy-openai',
       tag: 'primary',
       balance: 12.5,
@@ -200,9 +200,9 @@ describe('starting on a new-api v0.4.8.9.1 database', () => {
       group: 'default,vip',
     });
     const drawings = envelope(await root.get('/api/mj/?p=0&page_size=50')).data;
-    expect(drawings.items[0]).toMatchObject({ mj_id: '1738000123456789', submit_time: 1738000000123 });
+    expect(drawings[0]).toMatchObject({ mj_id: '1738000123456789', submit_time: 1738000000123 });
     const tasks = envelope(await root.get('/api/task/?p=0&page_size=50')).data;
-    expect(tasks.items[0]).toMatchObject({ task_id: 'suno-task-1', data: taskData });
+    expect(tasks[0]).toMatchObject({ task_id: 'suno-task-1', data: taskData });
     const buckets = envelope(
       await root.get('/api/data/?username=alice&start_timestamp=1737990000&end_timestamp=1738010000'),
     );
