@@ -111,9 +111,15 @@ export interface AdoptedApp {
   close(): Promise<void>;
 }
 
-/** Starts the real server on `target` (the master, which adopts and migrates). */
-export async function startOn(target: DatabaseTarget, env: Record<string, string> = {}): Promise<AdoptedApp> {
-  const lines: string[] = [];
+/**
+ * Starts the real server on `target` (the master, which adopts and migrates). Log lines go to
+ * `lines`, which a caller passes to read them when the start fails.
+ */
+export async function startOn(
+  target: DatabaseTarget,
+  env: Record<string, string> = {},
+  lines: string[] = [],
+): Promise<AdoptedApp> {
   const stream = {
     write(line: string) {
       const parsed = JSON.parse(line) as { msg?: string };

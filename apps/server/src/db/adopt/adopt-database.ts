@@ -3,6 +3,7 @@ import type { DatabaseKind } from '../../config/env.ts';
 import type { DatabaseHandle } from '../database.ts';
 import { knownMigrationNames } from '../migrate.ts';
 import { deletedAtStyles } from '../soft-delete.ts';
+import { applicableCarries, carryValue, describeCarry } from './carry-values.ts';
 import {
   type AdoptionPlan,
   type ColumnAddition,
@@ -13,41 +14,24 @@ import { AdoptionRefused, recogniseSource } from './recognise-source.ts';
 import { logTableColumns, mainTableColumns } from './required-columns.ts';
 import { readMigrationNames, readSchema, type SchemaMap } from './schema-inspector.ts';
 
-/**
- * Legacy values Switchyard reads under another column, copied into that column in the step that
- * adds it (the legacy column stays as it is): GORM named new-api's `OpenAIOrganization` field
- * `open_ai_organization`; one-api keeps a token's allowed models in `models` (a limit whenever it
- * is not empty) and its allowed addresses in `subnet`.
- */
-const carriedValues: Array<{ table: string; column: string; from: string; as: 'copy' | 'flag' }> = [
-  { table: 'channels', column: 'openai_organization', from: 'open_ai_organization', as: 'copy' },
-  { table: 'tokens', column: 'model_limits', from: 'models', as: 'copy' },
-  { table: 'tokens', column: 'model_limits_enabled', from: 'models', as: 'flag' },
-  { table: 'tokens', column: 'allow_ips', from: 'subnet', as: 'copy' },
-];
-
-/** Fills a column just added from the legacy column that holds its values, when the table has one. */
-async function carryValues(
-  db: Kysely<unknown>,
-  schema: SchemaMap,
-  { table, column }: ColumnAddition,
-  log: AdoptionLog,
-) {
-  for (const rule of carriedValues) {
-    if (rule.table !== table || rule.column !== column.name || !schema.get(table)?.has(rule.from)) continue;
-    const from = sql.ref(rule.from);
-    const value = rule.as === 'copy' ? from : sql.lit(1);
-    await sql`update ${sql.table(table)} set ${sql.ref(column.name)} = ${value}
-      where ${from} is not null and ${from} <> ''`.execute(db);
-    log.info(
-      `adopt: ${rule.as === 'copy' ? 'copied' : 'set'} ${table}.${column.name} from ${table}.${rule.from}`,
-    );
-  }
-}
-
 /** Where adoption writes its one-line steps (the app's logger, or the console for the check). */
 export interface AdoptionLog {
   info(message: string): void;
+  error(message: string): void;
+}
+
+/**
+ * Runs one adoption step. A failure is logged and thrown naming the step; the steps before it
+ * stay done, and as every step is idempotent the next start finishes the job.
+ */
+async function step(log: AdoptionLog, name: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const message = `adopt: failed ${name}: ${error instanceof Error ? error.message : String(error)}; the steps before it are kept, remove the cause and start again to finish adoption`;
+    log.error(message);
+    throw new Error(message, { cause: error });
+  }
 }
 
 /** The version a later new-api records in its `setups` table, when there is one. */
@@ -113,9 +97,7 @@ async function addColumn(db: Kysely<unknown>, kind: DatabaseKind, addition: Colu
   } catch (error) {
     const now = await readSchema(db, kind);
     if (now.get(table)?.has(column.name)) return;
-    throw new Error(
-      `adoption failed adding ${describeAddition(addition)}: ${error instanceof Error ? error.message : String(error)}; nothing else was changed by this step, start again to finish`,
-    );
+    throw error;
   }
 }
 
@@ -138,10 +120,20 @@ export async function adoptDatabase(
       `adopt: the ${plan.source.product} database lacks ${plan.additions.length} column(s); adding them`,
     );
   }
+  const db = main.db as Kysely<unknown>;
   for (const addition of plan.additions) {
-    await addColumn(main.db as Kysely<unknown>, main.kind, addition);
+    await step(log, `adding column ${describeAddition(addition)}`, () => addColumn(db, main.kind, addition));
     log.info(`adopt: added column ${describeAddition(addition)}`);
-    await carryValues(main.db as Kysely<unknown>, plan.schema, addition, log);
+  }
+  // A first adoption carries every legacy value over (again, after an interrupted run); later
+  // starts only fill a column they have just added, so values edited since are never overwritten.
+  const added = new Set(plan.additions.map(({ table, column }) => `${table}.${column.name}`));
+  for (const rule of applicableCarries(plan.schema, added)) {
+    if (!plan.source.firstAdoption && !added.has(`${rule.table}.${rule.column}`)) continue;
+    await step(log, `carrying ${rule.table}.${rule.from} over to ${rule.table}.${rule.column}`, () =>
+      carryValue(db, rule),
+    );
+    log.info(`adopt: ${describeCarry(rule)}`);
   }
   if (logs !== null) {
     const logSchema = await readSchema(logs.db as Kysely<unknown>, logs.kind);
@@ -152,7 +144,9 @@ export async function adoptDatabase(
       );
     }
     for (const addition of logPlan.additions) {
-      await addColumn(logs.db as Kysely<unknown>, logs.kind, addition);
+      await step(log, `adding column ${describeAddition(addition)} (log database)`, () =>
+        addColumn(logs.db as Kysely<unknown>, logs.kind, addition),
+      );
       log.info(`adopt: added column ${describeAddition(addition)} (log database)`);
     }
   }
