@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope } from '../helper.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { type AdoptedApp, listen, querySql, runSql, startOn, statementsOf } from './adopt-support.ts';
-import { oneApiKeys, oneApiPasswords, oneApiRowCounts, oneApiRows } from './fixtures/one-api-rows.ts';
+import {
+  oneApiChannelConfigs,
+  oneApiKeys,
+  oneApiPasswords,
+  oneApiRowCounts,
+  oneApiRows,
+} from './fixtures/one-api-rows.ts';
 
 /** A one-api v0.6.9 database: recognised, adopted, and its users, tokens and history carried over. */
 describe('starting on a one-api v0.6.9 database', () => {
@@ -79,5 +85,24 @@ describe('starting on a one-api v0.6.9 database', () => {
       success: true,
       data: 300000,
     });
+  });
+
+  it("translates the channels' config into the fields Switchyard reads, keeping config", async () => {
+    expect(server.lines).toContain(
+      'adopt: translated channels.config of channel(s) 2, 3 (Azure API version, AWS key)',
+    );
+    const rows = await querySql<{ id: number; key: string; other: string; config: string }>(
+      database.target,
+      `SELECT id, ${database.target.kind === 'postgres' ? '"key"' : '`key`'} AS "key", other, config FROM channels WHERE id > 1 ORDER BY id`,
+    );
+    expect(rows.map((row) => ({ ...row, id: Number(row.id) }))).toEqual([
+      { id: 2, key: 'azure-one-api-key', other: '2024-06-01', config: oneApiChannelConfigs.azure },
+      {
+        id: 3,
+        key: 'AKIAONEAPIEXAMPLE|one-api-aws-secret|us-west-2',
+        other: '',
+        config: oneApiChannelConfigs.aws,
+      },
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '../database.ts';
 import { knownMigrationNames } from '../migrate.ts';
 import { deletedAtStyles } from '../soft-delete.ts';
 import { applicableCarries, carryValue, describeCarry } from './carry-values.ts';
+import { carryChannelConfigs } from './channel-config.ts';
 import {
   type AdoptionPlan,
   type ColumnAddition,
@@ -134,6 +135,17 @@ export async function adoptDatabase(
       carryValue(db, rule),
     );
     log.info(`adopt: ${describeCarry(rule)}`);
+  }
+  if (plan.source.firstAdoption && plan.schema.get('channels')?.has('config')) {
+    let changed: number[] = [];
+    await step(log, 'translating channels.config (Azure API version, AWS key)', async () => {
+      changed = await carryChannelConfigs(db);
+    });
+    if (changed.length > 0) {
+      log.info(
+        `adopt: translated channels.config of channel(s) ${changed.join(', ')} (Azure API version, AWS key)`,
+      );
+    }
   }
   if (logs !== null) {
     const logSchema = await readSchema(logs.db as Kysely<unknown>, logs.kind);
