@@ -104,5 +104,12 @@ describe('starting on a one-api v0.6.9 database', () => {
         config: oneApiChannelConfigs.aws,
       },
     ]);
+    // The Azure channel relays with the API version its config held.
+    const response = await chat(oneApiKeys.open, 'azure-gpt-4o');
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const upstream = mock.lastRequest();
+    expect(upstream?.path).toBe('/openai/deployments/azure-gpt-4o/chat/completions');
+    expect(new URL(upstream?.url ?? '', 'http://mock').searchParams.get('api-version')).toBe('2024-06-01');
   });
 });
