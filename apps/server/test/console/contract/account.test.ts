@@ -124,4 +124,16 @@ describe('console contract: accounts, wallet and redemptions', () => {
     expectOk(await root.delete(`/api/redemption/${row.id}/`));
     expectRefused(await root.get(`/api/redemption/${row.id}`));
   });
+
+  it('refuses what the reference refuses, in the usual envelope: bad names and counts, ids that are not numbers, an empty code', async () => {
+    const add = (body: Record<string, unknown>) => root.post('/api/redemption/', { quota: 5, ...body });
+    expectRefused(await add({ name: 'x'.repeat(21), count: 1 }), '兑换码名称长度必须在1-20之间');
+    expectRefused(await add({ name: 'n', count: 101 }), '一次兑换码批量生成的个数不能大于 100');
+    expectRefused(await add({ name: 'n', count: 0 }));
+    expectRefused(await add({ name: 'n', count: null }));
+    for (const url of ['/api/user/abc', '/api/redemption/abc']) expectRefused(await root.get(url));
+    expectRefused(await root.delete('/api/redemption/abc/'));
+    expectRefused(await user.post('/api/user/topup', { key: '' }));
+    expectRefused(await user.post('/api/user/aff_transfer', { quota: null }));
+  });
 });

@@ -98,6 +98,7 @@ describe('console contract: site, settings, statistics and channel operations', 
     const query = 'type=0&token_name=&model_name=&start_timestamp=NaN&end_timestamp=NaN&group=';
     expectShape(expectOk(await root.get(`/api/log/stat?${query}&username=&channel=`)), LOG_STAT, 'stat');
     expectShape(expectOk(await user.get(`/api/log/self/stat?${query}`)), LOG_STAT, 'self stat');
+    expectShape(expectOk(await root.get('/api/log/stat?type=abc&channel=x')), LOG_STAT, 'stat, odd numbers');
   });
 
   it('GET /api/log/search and /api/log/self/search: data is a bare array', async () => {
@@ -142,6 +143,7 @@ describe('console contract: site, settings, statistics and channel operations', 
     expect(typeof body.message).toBe('string');
     expect(typeof body.time).toBe('number');
     expectOk(await root.get('/api/channel/test'));
+    expectRefused(await root.get('/api/channel/test/abc?model='));
   });
 
   it('GET /api/channel/update_balance/:id/ and /api/channel/update_balance: the usual envelope', async () => {
