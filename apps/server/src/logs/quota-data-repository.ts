@@ -170,6 +170,9 @@ export class QuotaDataRepository {
       .orderBy('model_name')
       .execute();
     return rows.map((row) => ({
+      id: 0,
+      user_id: 0,
+      username: '',
       model_name: row.model_name,
       created_at: Number(row.created_at),
       count: Number(row.count),

@@ -254,11 +254,12 @@ describe('dashboard data', () => {
     it('sums every user per model and hour for admins, or lists one user by name', async () => {
       const all = expectOk(await root.get(`/api/data/?start_timestamp=${earlier}&end_timestamp=${now}`));
       const real = all.filter((row: { model_name: string }) => !row.model_name.startsWith('m'));
+      const sum = { id: 0, user_id: 0, username: '' };
       expect(real).toEqual([
-        { model_name: 'claude-3-haiku', created_at: earlier, count: 1, quota: 30, token_used: 60 },
-        { model_name: 'gpt-4o', created_at: earlier, count: 1, quota: 7, token_used: 14 },
-        { model_name: 'gpt-4o', created_at: recent, count: 3, quota: 450, token_used: 900 },
-        { model_name: 'gpt-4o-mini', created_at: recent, count: 1, quota: 10, token_used: 20 },
+        { ...sum, model_name: 'claude-3-haiku', created_at: earlier, count: 1, quota: 30, token_used: 60 },
+        { ...sum, model_name: 'gpt-4o', created_at: earlier, count: 1, quota: 7, token_used: 14 },
+        { ...sum, model_name: 'gpt-4o', created_at: recent, count: 3, quota: 450, token_used: 900 },
+        { ...sum, model_name: 'gpt-4o-mini', created_at: recent, count: 1, quota: 10, token_used: 20 },
       ]);
       const bobs = expectOk(
         await root.get(`/api/data/?start_timestamp=${earlier}&end_timestamp=${now}&username=bob`),

@@ -156,11 +156,9 @@ export interface QuotaDataRow {
   quota: number;
 }
 
-/** The admin's all-user view (no `username=`): sums per model and hour, ordered by hour then model. */
-export interface QuotaDataBucket {
-  model_name: string;
-  created_at: number;
-  token_used: number;
-  count: number;
-  quota: number;
-}
+/**
+ * The admin's all-user view (no `username=`): sums per model and hour, ordered by hour then model.
+ * It carries every QuotaDataRow field, as the reference's rows do: `id`, `user_id` 0 and
+ * `username` '' (a sum belongs to no one row or user).
+ */
+export type QuotaDataBucket = QuotaDataRow;

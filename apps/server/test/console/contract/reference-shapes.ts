@@ -133,3 +133,108 @@ export function expectArrayOf(data: unknown, shape: Shape, label: string): unkno
   for (const [index, row] of (data as unknown[]).entries()) expectShape(row, shape, `${label}[${index}]`);
   return data as unknown[];
 }
+
+/**
+ * model.User as GetSelf and GetUser answer it. Left out on purpose (docs/console-wire.md):
+ * `password` and `verification_code` (always '' there), `access_token` (always null there).
+ */
+export const USER: Shape = {
+  id: n,
+  username: s,
+  display_name: s,
+  role: n,
+  status: n,
+  email: s,
+  github_id: s,
+  wechat_id: s,
+  telegram_id: s,
+  quota: n,
+  used_quota: n,
+  request_count: n,
+  group: s,
+  aff_code: s,
+  aff_count: n,
+  aff_quota: n,
+  aff_history_quota: n,
+  inviter_id: n,
+  linux_do_id: s,
+  setting: s,
+};
+
+/** model.Redemption. `count` (a request-only field, always 0 in answers) is left out. */
+export const REDEMPTION: Shape = {
+  id: n,
+  user_id: n,
+  key: s,
+  status: n,
+  name: s,
+  quota: n,
+  created_time: n,
+  redeemed_time: n,
+  used_user_id: n,
+};
+
+/** model.Pricing, one row of `GET /api/pricing`'s `data`. */
+export const PRICING: Shape = {
+  model_name: s,
+  quota_type: n,
+  model_ratio: n,
+  model_price: n,
+  owner_by: s,
+  completion_ratio: n,
+  enable_groups: ['array'],
+};
+
+/** model.QuotaData, one row of `GET /api/data/` and `/api/data/self`. */
+export const QUOTA_DATA: Shape = {
+  id: n,
+  user_id: n,
+  username: s,
+  model_name: s,
+  created_at: n,
+  token_used: n,
+  count: n,
+  quota: n,
+};
+
+/** model.Stat as GetLogsStat and GetLogsSelfStat answer it. */
+export const LOG_STAT: Shape = { quota: n, rpm: n, tpm: n };
+
+/** The gin.H that GetStatus builds. */
+export const STATUS: Shape = {
+  version: s,
+  start_time: n,
+  email_verification: b,
+  github_oauth: b,
+  github_client_id: s,
+  linuxdo_oauth: b,
+  linuxdo_client_id: s,
+  telegram_oauth: b,
+  telegram_bot_name: s,
+  system_name: s,
+  logo: s,
+  footer_html: s,
+  wechat_qrcode: s,
+  wechat_login: b,
+  server_address: s,
+  price: n,
+  min_topup: n,
+  turnstile_check: b,
+  turnstile_site_key: s,
+  top_up_link: s,
+  chat_link: s,
+  chat_link2: s,
+  quota_per_unit: n,
+  display_in_currency: b,
+  enable_batch_update: b,
+  enable_drawing: b,
+  enable_task: b,
+  enable_data_export: b,
+  data_export_default_time: s,
+  default_collapse_sidebar: b,
+  enable_online_topup: b,
+  mj_notify_enabled: b,
+  chats: ['array'],
+  demo_site_enabled: b,
+  self_use_mode_enabled: b,
+};
