@@ -17,7 +17,9 @@ import { ensureRootUser, resolveSessionSecret } from './bootstrap.ts';
 import type { Config } from './config/env.ts';
 import { startChannelMonitor } from './console/channels/channel-monitor.ts';
 import { registerConsoleRoutes } from './console/console-routes.ts';
-import { openDatabase } from './db/database.ts';
+import { adoptDatabase, detectDeletedAtStyles } from './db/adopt/adopt-database.ts';
+import { checkSqliteBeforeOpen } from './db/adopt/sqlite-before-open.ts';
+import { DEFAULT_SQLITE_FILE, openDatabase } from './db/database.ts';
 import { migrateDatabases } from './db/migrate.ts';
 import { ChannelRepository } from './db/repositories/channel-repository.ts';
 import { LogRepository } from './db/repositories/log-repository.ts';
@@ -100,6 +102,12 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   });
   app.decorateRequest('user', null);
 
+  if (config.unusedLegacyVariables.length > 0) {
+    app.log.warn(`not used by Switchyard (new-api settings): ${config.unusedLegacyVariables.join(', ')}`);
+  }
+  if (config.nodeType === 'master' && config.database.kind === 'sqlite') {
+    await checkSqliteBeforeOpen(config.database.location || DEFAULT_SQLITE_FILE, app.log);
+  }
   const database = openDatabase(config.database, {
     checkpointIntervalMs: config.sqliteCheckpointMs,
     onCheckpointFailure: (error) =>
@@ -109,8 +117,10 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   const closers: AppServices['closers'] = [];
   try {
     if (config.nodeType === 'master') {
+      await adoptDatabase(database, config.logDatabase ? logDatabase : null, app.log);
       await migrateDatabases(database.db as never, config.logDatabase ? (logDatabase.db as never) : null);
     }
+    await detectDeletedAtStyles(database);
     let bus: ChangeBus = createLocalChangeBus();
     let rateLimiter: RateLimiter = createMemoryRateLimiter();
     // Model request limits stay exact across nodes without Redis, and through a Redis outage,

@@ -52,6 +52,24 @@ export function envelope(response: LightMyRequestResponse): { success: boolean; 
   return response.json();
 }
 
+/** Logs in with a password and returns a client carrying the session cookie and New-Api-User. */
+export async function loginTo(
+  app: FastifyInstance,
+  username: string,
+  password: string,
+): Promise<ConsoleClient> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/user/login',
+    payload: { username, password },
+  });
+  const body = response.json();
+  if (!body.success) throw new Error(`login failed for ${username}: ${body.message}`);
+  const setCookie = response.headers['set-cookie'];
+  const cookie = String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0]!;
+  return new ConsoleClient(app, cookie, body.data.id);
+}
+
 /** Options of a test app beyond its environment. */
 export interface TestAppOptions {
   /** Fastify's logger option (silent when absent), e.g. `{ level: 'warn', stream }` to read its lines. */
@@ -80,18 +98,7 @@ export async function buildTestApp(
     await database.drop();
     throw error;
   }
-  const login = async (username: string, password: string) => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/user/login',
-      payload: { username, password },
-    });
-    const body = response.json();
-    if (!body.success) throw new Error(`login failed for ${username}: ${body.message}`);
-    const setCookie = response.headers['set-cookie'];
-    const cookie = String(Array.isArray(setCookie) ? setCookie[0] : setCookie).split(';')[0]!;
-    return new ConsoleClient(app, cookie, body.data.id);
-  };
+  const login = (username: string, password: string) => loginTo(app, username, password);
   return {
     app,
     database,

@@ -2,6 +2,8 @@
  * Server configuration read from the environment. Invalid values stop start-up with a one-line
  * reason (ConfigError); nothing else in the server reads process.env.
  */
+import { goMysqlDsnToUrl, sqliteFileFromPath, unusedLegacyVariables } from './legacy-env.ts';
+
 export type DatabaseKind = 'sqlite' | 'postgres' | 'mysql';
 
 export interface DatabaseTarget {
@@ -77,6 +79,8 @@ export interface Config {
    * TURNSTILE_VERIFY_URL.
    */
   identityEndpoints: IdentityEndpoints;
+  /** new-api variables set in the environment that Switchyard does not read (named once at start). */
+  unusedLegacyVariables: string[];
 }
 
 export interface IdentityEndpoints {
@@ -121,14 +125,18 @@ function readBoolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
-/** Interprets SQL_DSN / LOG_SQL_DSN the way the reference gateway does. */
+/** Interprets SQL_DSN / LOG_SQL_DSN the way the reference gateway does (URLs and Go's MySQL form). */
 export function parseDatabaseDsn(name: string, dsn: string): DatabaseTarget {
   const value = dsn.trim();
   if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', location: value };
   if (/^(mysql|mariadb):\/\//i.test(value))
     return { kind: 'mysql', location: value.replace(/^mariadb:/i, 'mysql:') };
   if (/^local$/i.test(value)) return { kind: 'sqlite', location: '' };
-  throw new ConfigError(`${name} must start with postgres:// or mysql:// (got "${value.split('://')[0]}")`);
+  const goForm = goMysqlDsnToUrl(value);
+  if (goForm !== null) return { kind: 'mysql', location: goForm };
+  throw new ConfigError(
+    `${name} must be a postgres://, postgresql:// or mysql:// URL, or Go's MySQL form user:pass@tcp(host:3306)/dbname (got "${value.split('://')[0]}")`,
+  );
 }
 
 function readMetricsToken(raw: string | undefined): string | null {
@@ -158,7 +166,7 @@ function readUrl(env: Env, name: string, fallback: string): string {
 
 export function loadConfig(env: Env = process.env): Config {
   const port = readInteger(env, 'PORT', 3000, 0, 65535);
-  const sqlitePath = env.SQLITE_PATH?.trim() || './data/switchyard.db';
+  const sqlitePath = sqliteFileFromPath(env.SQLITE_PATH?.trim() || '') || './data/switchyard.db';
   const sqlDsn = env.SQL_DSN?.trim();
   let database: DatabaseTarget = { kind: 'sqlite', location: sqlitePath };
   if (sqlDsn) {
@@ -243,5 +251,6 @@ export function loadConfig(env: Env = process.env): Config {
         'https://challenges.cloudflare.com/turnstile/v0/siteverify',
       ),
     },
+    unusedLegacyVariables: unusedLegacyVariables(env),
   };
 }

@@ -6,6 +6,7 @@ import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import type { DatabaseKind, DatabaseTarget } from '../config/env.ts';
 import type { Database } from './schema.ts';
+import { type DeletedAtStyles, secondsEverywhere } from './soft-delete.ts';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.ts';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.ts';
 
@@ -22,8 +23,13 @@ export interface DatabaseHandle {
   sqlite?: SQLite.Database;
   /** The WAL checkpoint worker (SQLite files opened with `checkpointIntervalMs`). */
   checkpointer?: WalCheckpointer;
+  /** How each soft-delete table stores `deleted_at`; set at start from the tables (adopt/). */
+  deletedAt: DeletedAtStyles;
   destroy(): Promise<void>;
 }
+
+/** The SQLite file when neither SQLITE_PATH nor a location is given. */
+export const DEFAULT_SQLITE_FILE = './data/switchyard.db';
 
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
@@ -64,7 +70,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
   let raw: SQLite.Database | undefined;
   let checkpointer: WalCheckpointer | undefined;
   if (target.kind === 'sqlite') {
-    const file = target.location || './data/switchyard.db';
+    const file = target.location || DEFAULT_SQLITE_FILE;
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
@@ -112,6 +118,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
     kind: target.kind,
     sqlite: raw,
     checkpointer,
+    deletedAt: { ...secondsEverywhere },
     destroy: async () => {
       await checkpointer?.stop();
       await db.destroy();

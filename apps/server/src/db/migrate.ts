@@ -29,6 +29,12 @@ const logMigrations: Record<string, Migration> = {
   '102-drop-log-model-index': dropLogModelIndex,
 };
 
+/** Every migration this build knows, main and log; a database that records another is newer. */
+export const knownMigrationNames: ReadonlySet<string> = new Set([
+  ...Object.keys(coreMigrations),
+  ...Object.keys(logMigrations),
+]);
+
 async function run(db: Kysely<unknown>, migrations: Record<string, Migration>, table: string): Promise<void> {
   const migrator = new Migrator({
     db,

@@ -30,7 +30,8 @@ export interface UserTable {
   inviter_id: Generated<number>;
   setting: string | null;
   created_time: Generated<number>;
-  deleted_at: number | null;
+  /** Unix seconds, or a datetime in tables adopted from new-api (soft-delete.ts). */
+  deleted_at: number | string | null;
 }
 
 export interface TokenTable {
@@ -49,7 +50,8 @@ export interface TokenTable {
   allow_ips: string | null;
   used_quota: Generated<number>;
   group: Generated<string>;
-  deleted_at: number | null;
+  /** Unix seconds, or a datetime in tables adopted from new-api (soft-delete.ts). */
+  deleted_at: number | string | null;
 }
 
 export interface ChannelTable {
@@ -108,7 +110,8 @@ export interface RedemptionTable {
   created_time: Generated<number>;
   redeemed_time: Generated<number>;
   used_user_id: Generated<number>;
-  deleted_at: number | null;
+  /** Unix seconds, or a datetime in tables adopted from new-api (soft-delete.ts). */
+  deleted_at: number | string | null;
 }
 
 export interface LogTable {

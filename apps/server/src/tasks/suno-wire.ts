@@ -1,3 +1,4 @@
+import { readJsonColumn } from '../db/json-column.ts';
 import type { TaskRow } from '../db/repositories/task-repository.ts';
 
 /** Suno task-platform wire knowledge (pure): submit validation, upstream answers, the task DTO. */
@@ -85,15 +86,6 @@ export function readSunoFetchResponse(bodyText: string): UpstreamSunoTask[] | un
   }));
 }
 
-function parseJson(value: string | null): unknown {
-  if (!value) return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return null;
-  }
-}
-
 /** A task row as the relay's `TaskDto`. */
 export function toSunoTaskDto(row: TaskRow) {
   return {
@@ -105,6 +97,6 @@ export function toSunoTaskDto(row: TaskRow) {
     start_time: Number(row.start_time),
     finish_time: Number(row.finish_time),
     progress: row.progress,
-    data: parseJson(row.data),
+    data: readJsonColumn(row.data),
   };
 }

@@ -1,6 +1,7 @@
 import { queryInteger } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guards.ts';
+import { readJsonColumn } from '../../db/json-column.ts';
 import type { MidjourneyFilter, MidjourneyRow } from '../../db/repositories/midjourney-repository.ts';
 import type { TaskFilter, TaskRow } from '../../db/repositories/task-repository.ts';
 import { midjourneySettingsOf } from '../../tasks/midjourney-submit.ts';
@@ -20,15 +21,6 @@ const propertiesText = (stored: string | null): string => {
   const properties = publicProperties(stored);
   return properties === null ? '' : JSON.stringify(properties);
 };
-
-function parseJson(value: string | null): unknown {
-  if (!value) return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Drawing (Midjourney) and async task (Suno) lists for admins (every row, channel filter) and
@@ -86,8 +78,8 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
     start_time: Number(row.start_time),
     finish_time: Number(row.finish_time),
     progress: row.progress,
-    properties: parseJson(row.properties),
-    data: parseJson(row.data),
+    properties: readJsonColumn(row.properties),
+    data: readJsonColumn(row.data),
   });
 
   const midjourneyFilterOf = (query: MidjourneyListQuery, userId: number | null): MidjourneyFilter => {

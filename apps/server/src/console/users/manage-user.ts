@@ -1,6 +1,7 @@
 import { LogType, Role, type UserManageAction, UserStatus } from '@switchyard/shared';
 import type { AppServices } from '../../app-services.ts';
 import type { UserRow } from '../../db/repositories/user-repository.ts';
+import { deletedAtValue } from '../../db/soft-delete.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
 
 import { outranks } from './outranks.ts';
@@ -19,7 +20,7 @@ const ACTION_TEXT: Record<UserManageAction, string> = {
  * new role and status, which the console row takes.
  */
 export async function manageUser(
-  services: Pick<AppServices, 'users' | 'logs' | 'sessions'>,
+  services: Pick<AppServices, 'users' | 'logs' | 'database' | 'sessions'>,
   actor: UserRow,
   targetId: number,
   action: UserManageAction,
@@ -53,7 +54,9 @@ export async function manageUser(
       break;
   }
   if (action === 'delete') {
-    await services.users.update(target.id, { deleted_at: Math.floor(Date.now() / 1000), access_token: null });
+    const { deletedAt, kind } = services.database;
+    const stamp = deletedAtValue(deletedAt.users, kind, Math.floor(Date.now() / 1000));
+    await services.users.update(target.id, { deleted_at: stamp, access_token: null });
   } else {
     await services.users.update(target.id, { role, status });
   }

@@ -3,6 +3,7 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { DatabaseHandle } from '../database.ts';
 import { containsIgnoringCase } from '../like-pattern.ts';
 import type { Database, RedemptionTable } from '../schema.ts';
+import { deletedAtSeconds, deletedAtValue } from '../soft-delete.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -41,7 +42,7 @@ function toRow(stored: Selectable<RedemptionTable>): RedemptionRow {
     created_time: Number(stored.created_time),
     redeemed_time: Number(stored.redeemed_time),
     used_user_id: Number(stored.used_user_id),
-    deleted_at: stored.deleted_at === null ? null : Number(stored.deleted_at),
+    deleted_at: deletedAtSeconds(stored.deleted_at),
   };
 }
 
@@ -146,7 +147,7 @@ export class RedemptionRepository {
   async softDelete(id: number, now: number, executor: Executor = this.db): Promise<boolean> {
     const result = await executor
       .updateTable('redemptions')
-      .set({ deleted_at: now })
+      .set({ deleted_at: deletedAtValue(this.handle.deletedAt.redemptions, this.handle.kind, now) })
       .where('id', '=', id)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();

@@ -9,6 +9,7 @@ import {
 import type { DatabaseHandle } from '../database.ts';
 import { escapeLike } from '../like-pattern.ts';
 import type { Database, TokenTable } from '../schema.ts';
+import { deletedAtSeconds, deletedAtValue } from '../soft-delete.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type StoredToken = Selectable<TokenTable>;
@@ -84,7 +85,7 @@ function toRow(stored: StoredToken): TokenRow {
     model_limits: stored.model_limits,
     allow_ips: stored.allow_ips ?? '',
     group: stored.group,
-    deleted_at: stored.deleted_at === null ? null : Number(stored.deleted_at),
+    deleted_at: deletedAtSeconds(stored.deleted_at),
   };
 }
 
@@ -236,7 +237,13 @@ export class TokenRepository {
   async softDeleteOwned(userId: number, id: number): Promise<boolean> {
     const result = await this.db
       .updateTable('tokens')
-      .set({ deleted_at: Math.floor(Date.now() / 1000) })
+      .set({
+        deleted_at: deletedAtValue(
+          this.handle.deletedAt.tokens,
+          this.handle.kind,
+          Math.floor(Date.now() / 1000),
+        ),
+      })
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .where('deleted_at', 'is', null)
