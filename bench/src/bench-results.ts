@@ -88,7 +88,7 @@ export interface BenchRun {
   targets: TargetResults[];
   /** Alternated saturation rounds of the gateways (absent in runs made before them, or with 0 rounds). */
   saturationRounds?: SaturationRounds;
-  /** Micro-benchmark of the sensitive-word check (issue 12), on the gateways' CPU. */
+  /** Micro-benchmark of the sensitive-word check, on the gateways' CPU. */
   sensitiveWords?: SensitiveWordsResult;
   /** Micro-benchmark of the database work of one relay call (billing, log row), SQLite. */
   billing?: BillingBenchResult;

@@ -19,7 +19,7 @@ export interface MachineInfo {
   commit: string;
   /**
    * The Node flags the built Switchyard ran with (`npm start`'s); absent when the bench ran the
-   * sources, and in results written before session 36.
+   * sources, and in results written before the report recorded them.
    */
   switchyardNodeFlags?: string[];
 }

@@ -1,8 +1,8 @@
 /**
- * Alternated saturation rounds: the throughput ratios of issue 9 (Switchyard against the bare
+ * Alternated saturation rounds: the throughput ratios (Switchyard against the bare
  * proxy and Portkey) from measurements taken seconds apart. The per-target phases run each
  * gateway for minutes before the next starts, and this machine's speed drifts in that time (by up
- * to half within a minute on session 32's machine); here every round starts each gateway afresh,
+ * to half within a minute); here every round starts each gateway afresh,
  * keeps them all alive and saturates them in turn in short windows, and each ratio is taken
  * within a round before the median over rounds is reported.
  */

@@ -103,8 +103,8 @@ describe('tokens', () => {
     await row().waitFor({ state: 'detached' });
     expect(await page.getByRole('row').filter({ hasText: 'batch' }).count()).toBe(3);
     // Cleared with the keyboard, as a user does, again until the field shows it empty: under CI's
-    // load, an edit made while the table re-rendered was lost once each in sessions 24 and 27 (a
-    // `fill('')`) and 31 (select-all and Backspace, the field focused and still 'batch').
+    // load, an edit made while the table re-rendered can be lost (with `fill('')`, and with
+    // select-all and Backspace: the field focused and still 'batch').
     const search = page.getByPlaceholder('搜索令牌的名称');
     await expect
       .poll(

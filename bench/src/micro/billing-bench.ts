@@ -8,7 +8,7 @@
  * Switchyard's per-request CPU that no relay change can remove; the report sets it beside the
  * measured CPU per request. Calls one at a time pay a commit each; `groupedUs` is the same work
  * with eight calls in flight, as under load, sharing the group commit's transactions (ADR-21).
- * Then the old statements prepared without the query builder, and the shape issue 9 asks for (see
+ * Then the old statements prepared without the query builder, and the minimal shape (see
  * billing-floor.ts).
  *
  *   node --conditions=source --import tsx bench/src/micro/billing-bench.ts

@@ -2,7 +2,7 @@
  * What the database work of one relay call costs without the query builder, on the same SQLite
  * file layout: (a) the statements BillingService ran before the ledger v2 (reservation + ledger
  * row in one transaction; ledger delete, refund of the excess and the three counter updates in
- * another), prepared once with better-sqlite3; (b) the shape issue 9 asks for: one conditional write for
+ * another), prepared once with better-sqlite3; (b) the minimal shape: one conditional write for
  * the reservation, one write at settlement, and the ledger and counter writes batched (here every
  * 200 calls in one transaction). Neither is Switchyard's code: they bound what a rewrite of the
  * billing statements could save.

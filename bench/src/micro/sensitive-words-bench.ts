@@ -1,5 +1,5 @@
 /**
- * Micro-benchmark of the sensitive-word check (issue 12): the content policy's Aho–Corasick
+ * Micro-benchmark of the sensitive-word check: the content policy's Aho–Corasick
  * matcher with 10,000 words over a 4 kB prompt, the cost it adds to every relay call when
  * CheckSensitiveEnabled and CheckSensitiveOnPromptEnabled are on. Words and prompt come from a
  * seeded generator (Chinese and English, the mix a real list has), so every run measures the same

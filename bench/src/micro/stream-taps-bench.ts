@@ -1,6 +1,6 @@
 /**
- * Micro-benchmark of the pass-through usage taps (issue 9: "no per-chunk allocations that can be
- * avoided"): the CPU a streamed relay call spends reading each upstream event on the side, per
+ * Micro-benchmark of the pass-through usage taps (no per-chunk allocations that can be
+ * avoided): the CPU a streamed relay call spends reading each upstream event on the side, per
  * protocol (OpenAI chat, Anthropic Messages, OpenAI Responses). Each stream is 300 token events in
  * the provider's real wire format (one event per network chunk, as providers flush them), framed
  * by the protocol's start and end events; text comes from a seeded generator with escapes and

@@ -3,7 +3,7 @@
  * at the same time. Every variant's process runs on CPU 1 together, each saturated by its own load
  * generator (mock upstream and load generators on CPU 0), so they share that core and whatever the
  * host does to it. Where the machine's speed swings by tens of percent from minute to minute (a
- * busy host: `npm run ab`'s A/A rounds read 0.81–1.40 in session 36), variants measured in turn
+ * busy host: `npm run ab`'s A/A rounds can read 0.81–1.40), variants measured in turn
  * cannot be compared, but variants measured side by side can: each window's ratio is taken over
  * the same seconds. The number is each process's own CPU time (all threads, /proc) over the
  * requests it answered, as in `npm run ab`; the summary gives each variant against the first,

@@ -69,8 +69,8 @@ async function main(): Promise<void> {
   const body = bodies(config);
   const results = new Map<string, number[]>(variants.map((variant) => [variant.name, []]));
   for (let round = 1; round <= rounds; round++) {
-    // Rotated each round: the variant measured second in a round ran 5-15% slower in session 25's
-    // sittings whichever build it was, so a fixed order reads as a difference between builds.
+    // Rotated each round: the variant measured second in a round can run 5-15% slower
+    // whichever build it is, so a fixed order reads as a difference between builds.
     for (const variant of roundOrder(variants, round)) {
       const target = await startVariantTarget(variant.env, config, mock.url, pinned ? '1' : null);
       try {

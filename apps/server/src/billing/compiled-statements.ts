@@ -70,7 +70,7 @@ export function deleteSettledReturningQuery(ids: readonly string[]): CompiledQue
  * MySQL: locks those of `ids` that are settled ledger rows and returns their ids. By primary key
  * only: the ledger table is small (rows live for one call), and for a long id list the optimizer
  * chose to scan it, locking the rows other calls were settling while the batch went on to wait
- * for their user's row (a deadlock, session 24).
+ * for their user's row (a deadlock).
  */
 export function lockSettledQuery(ids: readonly string[]): CompiledQuery {
   const text = kept(`lock:mysql:${ids.length}`, ids.length, () => {

@@ -18,7 +18,7 @@ export function counterArguments(items: readonly PendingSettlement[]): [string, 
  * its claim of the settled ledger rows also locked the gaps around them (next-key locks, up to the
  * table's end), and a reservation inserting a ledger row there waited; a group of one user's calls
  * (migration 007) then waited on that gap while holding the user's row, which the batch's counters
- * need next: a deadlock (session 24's MariaDB benchmark, every few seconds at 500 req/s). The batch
+ * need next: a deadlock (every few seconds at 500 req/s in the MariaDB benchmark). The batch
  * reads and deletes rows by primary key, so it needs no gap locks.
  */
 const MYSQL_BATCH_BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
@@ -28,7 +28,7 @@ const MYSQL_BATCH_BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'ST
  * the ones this transaction deleted are written), inserts their consume log rows (when
  * `withLogs`), then one CALL adds the counters and commits. The user, token and channel rows are
  * locked only inside that CALL, not across round trips through a busy event loop (the cause of
- * PostgreSQL's 194–385 ms p99 at 1,000 req/s in session 22). Any error rolls the whole batch back.
+ * a 194–385 ms p99 at 1,000 req/s on PostgreSQL). Any error rolls the whole batch back.
  */
 export function writeSettlementBatchOnMysql(
   db: Kysely<Database>,

@@ -34,10 +34,9 @@ export function counterStatements(items: readonly PendingSettlement[]): string {
  * ones this transaction deleted are written), inserts their consume log rows (when `withLogs`),
  * then sends every counter update and the COMMIT as one message, committed without waiting for
  * the WAL flush. The user, token and channel rows are locked only from that message until its
- * commit returns inside the server. Before (session 22), the batch held one user's row across
- * three round trips, each waiting for a turn of a busy event loop, and then through a synchronous
- * commit's WAL flush; that user's reservations queued behind it (`Lock: tuple`), p99 194–385 ms at
- * 1,000 req/s. Durability is the ledger routines' (ADR-22): a crash of the database machine may
+ * commit returns inside the server. A batch that held one user's row across three round trips,
+ * each waiting for a turn of a busy event loop, and then through a synchronous commit's WAL flush
+ * queued that user's reservations behind it (`Lock: tuple`): p99 194–385 ms at 1,000 req/s. Durability is the ledger routines' (ADR-22): a crash of the database machine may
  * lose the last moments' transactions, each whole or not at all, and a lost batch leaves its
  * settled ledger rows in place to be written again. Any error rolls the whole batch back.
  */

@@ -59,7 +59,7 @@ export interface RelayContextStart {
  * closing over per-call state (`get promptEstimate() {…}`) is built by V8 as a dictionary object,
  * and through it the call's request, reply and body outlived every young-generation collection
  * until the next full one: 1.6–1.8 MB promoted per scavenge at 1,000 req/s, 8–14 ms pauses
- * (docs/architecture.md, known debts). The unit test checks the shared class.
+ * (ADR-41, docs/decisions). The unit test checks the shared class.
  */
 export function createRelayContext(start: RelayContextStart): RelayContext {
   return {

@@ -39,7 +39,7 @@ const SYNC_FREQUENCY = withRedis ? '60' : '1';
  * so a healthy upstream can look silent for a moment there: give it more room. On PostgreSQL and
  * MySQL both nodes, the mock and the client share this worker's event loop, with another test
  * worker on the second core: 1 s of silence was sometimes just a busy loop, and on a machine 2.5
- * times slower 2 s was too (session 19: one retried 5xx call ended in 504).
+ * times slower 2 s was too (a retried 5xx call ended in 504).
  */
 const CHANNEL_TIMEOUT = kind === 'sqlite' ? 5 : 4;
 

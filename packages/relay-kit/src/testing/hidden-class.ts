@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
  * properties and whether two objects share one hidden class. An object literal with a getter whose
  * closure differs per call is turned into a dictionary (slow) object, and at 1,000 req/s such
  * per-call objects kept whole requests alive through young-generation collections
- * (docs/architecture.md, known debts). Uses V8's natives syntax: the flag stays set for the
+ * (docs/decisions/041-one-shape-per-call-object.md). Uses V8's natives syntax: the flag stays set for the
  * test process, and only the two functions below use it (it acts on code compiled after it).
  */
 setFlagsFromString('--allow-natives-syntax');

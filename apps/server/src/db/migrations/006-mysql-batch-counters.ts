@@ -4,9 +4,9 @@ import { dialectOf } from './column-types.ts';
 /**
  * MySQL/MariaDB: the settlement writer's batch ends with one CALL that adds its counters and
  * commits (mysql-settlement-batch.ts), so the user, token and channel rows are locked only inside
- * the server, as PostgreSQL's batch does with one message (session 22). Before, each counter
- * UPDATE and the COMMIT were a round trip of their own through a busy event loop, and every
- * reservation of the batch's users waited behind the row lock the first UPDATE took.
+ * the server, as PostgreSQL's batch does with one message. Otherwise each counter
+ * UPDATE and the COMMIT would be a round trip of their own through a busy event loop, and every
+ * reservation of the batch's users would wait behind the row lock the first UPDATE took.
  * Arguments are JSON arrays of [id, quota, requests] (users), [id, quota, accessed_at] (tokens)
  * and [id, quota] (channels), ids ascending; rows are updated one by one in that order, so every
  * node locks them in the same order. The procedure commits the caller's transaction (the ledger

@@ -10,7 +10,7 @@ import { dialectOf } from './column-types.ts';
 /**
  * MySQL/MariaDB: one user's ledger calls of one event-loop turn go to the server as one
  * `CALL switchyard_ledger_group(calls)` (routine-groups.ts), as PostgreSQL's share one SELECT
- * (ADR-22). Measured in session 24 (MariaDB variant of the benchmark): each CALL was a socket write
+ * (ADR-22). In the MariaDB variant of the benchmark each CALL alone was a socket write
  * that wakes a server thread (on this virtual machine ~100 µs of the gateway's CPU each) and a
  * commit that waits for the redo log's flush; at 500 req/s most server threads sat in `Commit`.
  * `calls` is a JSON array of `["reserve", id, request_id, user, token, limited, amount,

@@ -48,7 +48,7 @@ interface OpenLane {
 /**
  * The relay lane: the hot relay routes (POST, fixed paths, JSON or multipart bodies) served
  * straight from Node's request and response, before Fastify's router, request and reply objects
- * and hooks (docs/architecture.md, ADR-27). It does what the app's hooks and error handler do for
+ * and hooks (ADR-27, docs/decisions). It does what the app's hooks and error handler do for
  * those routes — the request id and its X-Oneapi-Request-Id header, the client address under the
  * same TRUSTED_PROXIES, the relay body limit, errors through the same `sendError`, the request
  * counter and duration metric, Fastify's request log lines at `info` — and hands the request to
