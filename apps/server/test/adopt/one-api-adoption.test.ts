@@ -1,5 +1,6 @@
 import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseTarget } from '../../src/config/env.ts';
 import { envelope } from '../helper.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { type AdoptedApp, listen, querySql, runSql, startOn, statementsOf } from './adopt-support.ts';
@@ -7,9 +8,23 @@ import {
   oneApiChannelConfigs,
   oneApiKeys,
   oneApiPasswords,
+  oneApiRenumberedChannels,
   oneApiRowCounts,
   oneApiRows,
 } from './fixtures/one-api-rows.ts';
+
+const channelTypes = async (target: DatabaseTarget) =>
+  (
+    await querySql<{ id: number; type: number; one_api_type: number | null; status: number }>(
+      target,
+      'SELECT id, type, one_api_type, status FROM channels ORDER BY id',
+    )
+  ).map((row) => ({
+    id: Number(row.id),
+    one_api_type: row.one_api_type === null ? null : Number(row.one_api_type),
+    type: Number(row.type),
+    status: Number(row.status),
+  }));
 
 /** A one-api v0.6.9 database: recognised, adopted, and its users, tokens and history carried over. */
 describe('starting on a one-api v0.6.9 database', () => {
@@ -93,7 +108,7 @@ describe('starting on a one-api v0.6.9 database', () => {
     );
     const rows = await querySql<{ id: number; key: string; other: string; config: string }>(
       database.target,
-      `SELECT id, ${database.target.kind === 'postgres' ? '"key"' : '`key`'} AS "key", other, config FROM channels WHERE id > 1 ORDER BY id`,
+      `SELECT id, ${database.target.kind === 'postgres' ? '"key"' : '`key`'} AS "key", other, config FROM channels WHERE id IN (2, 3) ORDER BY id`,
     );
     expect(rows.map((row) => ({ ...row, id: Number(row.id) }))).toEqual([
       { id: 2, key: 'azure-one-api-key', other: '2024-06-01', config: oneApiChannelConfigs.azure },
@@ -111,5 +126,37 @@ describe('starting on a one-api v0.6.9 database', () => {
     const upstream = mock.lastRequest();
     expect(upstream?.path).toBe('/openai/deployments/azure-gpt-4o/chat/completions');
     expect(new URL(upstream?.url ?? '', 'http://mock').searchParams.get('api-version')).toBe('2024-06-01');
+  });
+
+  it("gives channels Switchyard's type number, keeps one-api's, and disables those without one", async () => {
+    expect(server.lines).toContain(
+      "adopt: gave channel(s) 4, 5 Switchyard's number for their one-api type (the old one kept in channels.one_api_type)",
+    );
+    expect(server.lines).toContain(
+      'adopt: disabled channel(s) 6: their one-api type has no Switchyard equivalent (kept in type and channels.one_api_type)',
+    );
+    expect(await channelTypes(database.target)).toEqual([
+      { id: 1, one_api_type: 1, type: 1, status: 1 },
+      { id: 2, one_api_type: 3, type: 3, status: 1 },
+      { id: 3, one_api_type: 33, type: 33, status: 1 },
+      ...oneApiRenumberedChannels,
+    ]);
+    // The DeepSeek channel (one-api 36, Suno's number in Switchyard) relays as DeepSeek does.
+    const response = await chat(oneApiKeys.open, 'deepseek-chat');
+    expect({ status: response.status, body: await response.text() }).toMatchObject({ status: 200 });
+    const upstream = mock.lastRequest();
+    expect(upstream?.path).toBe('/v1/chat/completions');
+    expect(upstream?.headers.authorization).toBe('Bearer sk-one-api-deepseek');
+  });
+
+  it('changes nothing on a second start', async () => {
+    const before = await channelTypes(database.target);
+    const again = await startOn(database.target);
+    try {
+      expect(again.lines.filter((line) => line.startsWith('adopt:'))).toEqual([]);
+      expect(await channelTypes(database.target)).toEqual(before);
+    } finally {
+      await again.close();
+    }
   });
 });

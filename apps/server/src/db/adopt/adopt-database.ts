@@ -5,6 +5,7 @@ import { knownMigrationNames } from '../migrate.ts';
 import { deletedAtStyles } from '../soft-delete.ts';
 import { applicableCarries, carryValue, describeCarry } from './carry-values.ts';
 import { carryChannelConfigs } from './channel-config.ts';
+import { renumberOneApiChannelTypes } from './one-api-channel-type.ts';
 import {
   type AdoptionPlan,
   type ColumnAddition,
@@ -147,6 +148,9 @@ export async function adoptDatabase(
       );
     }
   }
+  if (plan.source.firstAdoption && plan.source.product === 'one-api' && plan.schema.has('channels')) {
+    await adoptOneApiChannelTypes(db, main.kind, plan.schema, log);
+  }
   if (logs !== null) {
     const logSchema = await readSchema(logs.db as Kysely<unknown>, logs.kind);
     const logPlan = planColumnAdditions(logSchema, logTableColumns);
@@ -163,6 +167,37 @@ export async function adoptDatabase(
     }
   }
   return plan;
+}
+
+/**
+ * Keeps each one-api channel's type in the added `channels.one_api_type` and gives `type`
+ * Switchyard's number for the same provider; a type without one stays and its channel is disabled.
+ */
+async function adoptOneApiChannelTypes(
+  db: Kysely<unknown>,
+  kind: DatabaseKind,
+  schema: SchemaMap,
+  log: AdoptionLog,
+): Promise<void> {
+  if (!schema.get('channels')?.has('one_api_type')) {
+    const addition: ColumnAddition = { table: 'channels', column: { name: 'one_api_type', type: 'integer' } };
+    await step(log, `adding column ${describeAddition(addition)}`, () => addColumn(db, kind, addition));
+    log.info(`adopt: added column ${describeAddition(addition)}`);
+  }
+  let done = { renumbered: [] as number[], disabled: [] as number[] };
+  await step(log, "renumbering one-api's channel types", async () => {
+    done = await renumberOneApiChannelTypes(db);
+  });
+  if (done.renumbered.length > 0) {
+    log.info(
+      `adopt: gave channel(s) ${done.renumbered.join(', ')} Switchyard's number for their one-api type (the old one kept in channels.one_api_type)`,
+    );
+  }
+  if (done.disabled.length > 0) {
+    log.info(
+      `adopt: disabled channel(s) ${done.disabled.join(', ')}: their one-api type has no Switchyard equivalent (kept in type and channels.one_api_type)`,
+    );
+  }
 }
 
 /** Reads how the soft-delete tables store `deleted_at` and records it on the handle. */
