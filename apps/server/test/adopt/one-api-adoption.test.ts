@@ -1,6 +1,7 @@
 import { type MockUpstream, startMockUpstream } from '@switchyard/mock-upstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseTarget } from '../../src/config/env.ts';
+import { checkAdoption } from '../../src/db/adopt/adoption-check.ts';
 import { envelope } from '../helper.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { type AdoptedApp, listen, querySql, runSql, startOn, statementsOf } from './adopt-support.ts';
@@ -32,6 +33,7 @@ describe('starting on a one-api v0.6.9 database', () => {
   let mock: MockUpstream;
   let server: AdoptedApp;
   let baseUrl: string;
+  let checkLines: string[];
 
   const chat = (key: string, model: string) =>
     fetch(`${baseUrl}/v1/chat/completions`, {
@@ -48,8 +50,16 @@ describe('starting on a one-api v0.6.9 database', () => {
       ...statementsOf(`one-api-v0.6.9.${kind}.sql`),
       ...oneApiRows(kind, mock.url),
     ]);
+    checkLines = await checkAdoption(database.target, true);
     server = await startOn(database.target);
     baseUrl = await listen(server);
+  });
+
+  it('is described by the check before the start: the type column and the channels it moves', () => {
+    expect(checkLines[0]).toBe('database: one-api (v0.6.x)');
+    expect(checkLines).toContain("channels.one_api_type: added, keeping each channel's one-api type");
+    expect(checkLines).toContain("channel types renumbered to Switchyard's: 4, 5");
+    expect(checkLines).toContain('channels disabled (type with no Switchyard equivalent): 6');
   });
 
   afterAll(async () => {
@@ -141,6 +151,11 @@ describe('starting on a one-api v0.6.9 database', () => {
       { id: 3, one_api_type: 33, type: 33, status: 1 },
       ...oneApiRenumberedChannels,
     ]);
+    const deepl = await querySql<{ enabled: unknown }>(
+      database.target,
+      'SELECT enabled FROM abilities WHERE channel_id = 6',
+    );
+    expect(deepl.map((row) => Number(row.enabled))).toEqual([0]);
     // The DeepSeek channel (one-api 36, Suno's number in Switchyard) relays as DeepSeek does.
     const response = await chat(oneApiKeys.open, 'deepseek-chat');
     expect({ status: response.status, body: await response.text() }).toMatchObject({ status: 200 });

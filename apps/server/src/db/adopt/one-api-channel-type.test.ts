@@ -1,6 +1,6 @@
 import { CHANNEL_TYPES } from '@switchyard/shared';
 import { describe, expect, it } from 'vitest';
-import { switchyardTypeOfOneApi } from './one-api-channel-type.ts';
+import { planChannelTypeRenumbering, switchyardTypeOfOneApi } from './one-api-channel-type.ts';
 
 describe('switchyardTypeOfOneApi', () => {
   it('renumbers the providers one-api numbers differently', () => {
@@ -26,5 +26,15 @@ describe('switchyardTypeOfOneApi', () => {
       const mapped = switchyardTypeOfOneApi(type);
       if (mapped !== null) expect({ type, offered: offered.has(mapped) }).toEqual({ type, offered: true });
     }
+  });
+
+  it('plans which channels move and which are disabled, leaving alike numbers alone', () => {
+    const plan = planChannelTypeRenumbering([
+      { id: 9, type: 36 },
+      { id: 1, type: 1 },
+      { id: 4, type: 28 },
+      { id: 6, type: 38 },
+    ]);
+    expect(plan).toEqual({ renumbered: [4, 9], disabled: [6] });
   });
 });

@@ -61,34 +61,50 @@ export function switchyardTypeOfOneApi(oneApiType: number): number | null {
   return oneApiToSwitchyard[oneApiType] ?? null;
 }
 
-/** What adoption did to one-api's channel types: renumbered channel ids and disabled ones. */
+/** What adoption does to one-api's channel types: renumbered channel ids and disabled ones. */
 export interface ChannelTypeRenumbering {
   renumbered: number[];
   disabled: number[];
+}
+
+/**
+ * Which of these one-api channels get Switchyard's number for their type and which are disabled
+ * (no equivalent); a channel whose number is the same in both is in neither list. The adoption
+ * step and the check both read it from here.
+ */
+export function planChannelTypeRenumbering(
+  channels: ReadonlyArray<{ id: number; type: number }>,
+): ChannelTypeRenumbering {
+  const result: ChannelTypeRenumbering = { renumbered: [], disabled: [] };
+  for (const { id, type } of channels) {
+    const mapped = switchyardTypeOfOneApi(type);
+    if (mapped === null) result.disabled.push(id);
+    else if (mapped !== type) result.renumbered.push(id);
+  }
+  result.renumbered.sort((a, b) => a - b);
+  result.disabled.sort((a, b) => a - b);
+  return result;
 }
 
 const MANUALLY_DISABLED = 2;
 
 /**
  * Records each one-api channel's type in `one_api_type` and rewrites `type` to Switchyard's
- * number; a channel whose type has no equivalent keeps it and is disabled by hand (status 2).
+ * number; a channel whose type has no equivalent keeps it and is disabled by hand (status 2), its
+ * abilities too, as a console disable does (so its models leave the pricing list).
  * Only rows whose `one_api_type` is still NULL are touched, each in the statement that sets it,
  * so running it again (after an interrupted adoption) changes nothing already done.
  */
 export async function renumberOneApiChannelTypes(db: Kysely<unknown>): Promise<ChannelTypeRenumbering> {
   const channels = db as unknown as Kysely<{
     channels: { id: number; type: number; status: number; one_api_type: number | null };
+    abilities: { channel_id: number; enabled: number };
   }>;
   return channels.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('channels')
-      .select(['id', 'type'])
-      .where('one_api_type', 'is', null)
-      .orderBy('id')
-      .execute();
-    const result: ChannelTypeRenumbering = { renumbered: [], disabled: [] };
-    for (const type of new Set(rows.map((row) => Number(row.type)))) {
-      const ids = rows.filter((row) => Number(row.type) === type).map((row) => Number(row.id));
+    const rows = (
+      await trx.selectFrom('channels').select(['id', 'type']).where('one_api_type', 'is', null).execute()
+    ).map((row) => ({ id: Number(row.id), type: Number(row.type) }));
+    for (const type of new Set(rows.map((row) => row.type))) {
       const mapped = switchyardTypeOfOneApi(type);
       const changes =
         mapped === null
@@ -100,11 +116,15 @@ export async function renumberOneApiChannelTypes(db: Kysely<unknown>): Promise<C
         .where('type', '=', type)
         .where('one_api_type', 'is', null)
         .execute();
-      if (mapped === null) result.disabled.push(...ids);
-      else if (mapped !== type) result.renumbered.push(...ids);
     }
-    result.renumbered.sort((a, b) => a - b);
-    result.disabled.sort((a, b) => a - b);
-    return result;
+    const plan = planChannelTypeRenumbering(rows);
+    if (plan.disabled.length > 0) {
+      await trx
+        .updateTable('abilities')
+        .set({ enabled: 0 })
+        .where('channel_id', 'in', plan.disabled)
+        .execute();
+    }
+    return plan;
   });
 }
