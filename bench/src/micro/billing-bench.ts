@@ -16,12 +16,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BillingService } from '../../../apps/server/src/billing/billing-service.ts';
-import { DEFAULT_LEDGER_TIMING } from '../../../apps/server/src/billing/ledger-timing.ts';
+import { BillingService } from '../../../apps/server/src/billing/ledger/billing-service.ts';
+import { DEFAULT_LEDGER_TIMING } from '../../../apps/server/src/billing/ledger/ledger-timing.ts';
+import { SettlementWriter } from '../../../apps/server/src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../../apps/server/src/db/database.ts';
 import { migrateDatabases } from '../../../apps/server/src/db/migrate.ts';
 import type { NewLog } from '../../../apps/server/src/db/repositories/log-repository.ts';
-import { SettlementWriter } from '../../../apps/server/src/logs/settlement-writer.ts';
 import { type BillingFloorResult, runBillingFloor } from './billing-floor.ts';
 
 export interface BillingBenchResult extends BillingFloorResult {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { SettlementWriter } from '../billing/settlement/settlement-writer.ts';
 import type { LogRepository, NewLog } from '../db/repositories/log-repository.ts';
-import type { SettlementWriter } from './settlement-writer.ts';
 
 /**
  * Writes log rows in batches off the response path: rows queue in memory and are inserted every

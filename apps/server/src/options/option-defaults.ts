@@ -3,7 +3,7 @@ import {
   DEFAULT_COMPLETION_RATIO,
   DEFAULT_MODEL_PRICE,
   DEFAULT_MODEL_RATIO,
-} from '../billing/default-ratios.ts';
+} from '../billing/pricing/default-ratios.ts';
 
 const json = (value: unknown) => JSON.stringify(value);
 

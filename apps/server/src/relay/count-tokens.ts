@@ -5,10 +5,10 @@ import {
   isNativeProtocol,
   type RelayCall,
 } from '@switchyard/relay-kit';
+import type { RouteTarget } from '../channels/channel-index.ts';
+import { selectChannel } from '../channels/select-channel.ts';
 import type { OptionStore } from '../options/option-store.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
-import type { RouteTarget } from '../routing/channel-index.ts';
-import { selectChannel } from '../routing/select-channel.ts';
 import { RelayAbort } from './relay-abort.ts';
 import type { RelayReply, RelayRequest } from './relay-exchange.ts';
 import { parseCall } from './relay-handler.ts';

@@ -1,8 +1,8 @@
 import { openAIChatCodec } from '@switchyard/relay-kit';
 import { shareOneFastShape } from '@switchyard/relay-kit/testing';
 import { describe, expect, it } from 'vitest';
-import type { Reservation } from '../billing/billing-service.ts';
-import type { Price } from '../billing/price-book.ts';
+import type { Reservation } from '../billing/ledger/billing-service.ts';
+import type { Price } from '../billing/pricing/price-book.ts';
 import { createRelayContext, type RelayCaller, type RelayContextStart } from './relay-context.ts';
 
 const call = (content: string) =>

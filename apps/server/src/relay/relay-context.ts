@@ -1,6 +1,6 @@
 import type { ProtocolCodec, RelayCall } from '@switchyard/relay-kit';
-import type { Reservation } from '../billing/billing-service.ts';
-import type { Price } from '../billing/price-book.ts';
+import type { Reservation } from '../billing/ledger/billing-service.ts';
+import type { Price } from '../billing/pricing/price-book.ts';
 import type { TokenRow } from '../db/repositories/token-repository.ts';
 import { RelayAbort } from './relay-abort.ts';
 import type { CachedUser } from './token-cache.ts';

@@ -1,9 +1,9 @@
 import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode, LogType } from '@switchyard/shared';
+import { channelHealthOf } from '../channels/channel-health-service.ts';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
 import { GatewayError, requestRefused } from '../errors/gateway-error.ts';
 import { redactCredentials } from '../lib/redact-credentials.ts';
-import { channelHealthOf } from '../routing/channel-health-service.ts';
 import { createRelayContext, type RelayCaller, type RelayContext } from './relay-context.ts';
 import type { RelayReply, RelayRequest } from './relay-exchange.ts';
 import type { RelayRuntime } from './relay-runtime.ts';

@@ -1,10 +1,10 @@
 import type { ProviderSettings } from '@switchyard/relay-kit';
-import type { BillingService } from '../billing/billing-service.ts';
+import type { BillingService } from '../billing/ledger/billing-service.ts';
+import type { ChannelIndex } from '../channels/channel-index.ts';
 import type { LogWriter } from '../logs/log-writer.ts';
 import type { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
 import type { QuotaNotifier } from '../notifications/quota-notifier.ts';
 import type { GatewayMetrics } from '../observability/gateway-metrics.ts';
-import type { ChannelIndex } from '../routing/channel-index.ts';
 import type { ImageFetchSettings } from './images/remote-image-fetcher.ts';
 import type { SettlementsInFlight } from './settlements-in-flight.ts';
 import type { TokenCache } from './token-cache.ts';

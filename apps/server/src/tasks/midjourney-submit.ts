@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../app-services.ts';
-import type { Reservation } from '../billing/billing-service.ts';
+import type { Reservation } from '../billing/ledger/billing-service.ts';
+import { channelHealthOf } from '../channels/channel-health-service.ts';
 import { FINISHED_PROGRESS } from '../db/repositories/midjourney-repository.ts';
 import { isGatewayError } from '../errors/gateway-error.ts';
 import { checkModelLimit } from '../relay/stages/resolve-group.ts';
 import { noChannelError } from '../relay/stages/run-attempts.ts';
-import { channelHealthOf } from '../routing/channel-health-service.ts';
 import {
   actionOfSubmit,
   isFollowUp,

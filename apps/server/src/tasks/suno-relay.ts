@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../app-services.ts';
-import type { Reservation } from '../billing/billing-service.ts';
+import type { Reservation } from '../billing/ledger/billing-service.ts';
 import { isGatewayError } from '../errors/gateway-error.ts';
 import { checkModelLimit } from '../relay/stages/resolve-group.ts';
 import { noChannelError } from '../relay/stages/run-attempts.ts';

@@ -1,7 +1,7 @@
+import { selectChannel } from '../channels/select-channel.ts';
 import type { ChannelRepository, IndexedChannel } from '../db/repositories/channel-repository.ts';
 import { splitCommaList } from '../db/repositories/channel-repository.ts';
 import type { ChangeBus } from '../lib/change-bus.ts';
-import { selectChannel } from '../routing/select-channel.ts';
 
 /** Channel types of the task platforms: 2 Midjourney proxy, 5 Midjourney proxy plus, 36 Suno. */
 export const MIDJOURNEY_CHANNEL_TYPES: readonly number[] = [2, 5];

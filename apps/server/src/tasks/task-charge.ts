@@ -1,7 +1,7 @@
 import { formatQuota, LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppServices } from '../app-services.ts';
-import type { Reservation, Settlement } from '../billing/billing-service.ts';
+import type { Reservation, Settlement } from '../billing/ledger/billing-service.ts';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { TokenRow } from '../db/repositories/token-repository.ts';
 import { priceTablesOf } from '../relay/stages/price-request.ts';

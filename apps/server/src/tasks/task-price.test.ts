@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PriceTables } from '../billing/price-book.ts';
+import type { PriceTables } from '../billing/pricing/price-book.ts';
 import { taskPriceOf } from './task-price.ts';
 
 const tables: PriceTables = {

@@ -1,4 +1,4 @@
-import type { PriceTables } from '../billing/price-book.ts';
+import type { PriceTables } from '../billing/pricing/price-book.ts';
 
 /** The price of a task platform's call when the model has no ModelPrice but unpriced models are allowed. */
 export const UNPRICED_TASK_PRICE = 0.1;

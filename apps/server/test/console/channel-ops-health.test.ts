@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { channelHealthOf } from '../../src/routing/channel-health-service.ts';
+import { channelHealthOf } from '../../src/channels/channel-health-service.ts';
 import {
   chatBody,
   createToken,

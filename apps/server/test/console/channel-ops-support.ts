@@ -1,5 +1,5 @@
-import { channelHealthOf } from '../../src/routing/channel-health-service.ts';
-import { channelTestRunnerOf } from '../../src/routing/channel-tester-runner.ts';
+import { channelHealthOf } from '../../src/channels/channel-health-service.ts';
+import { channelTestRunnerOf } from '../../src/channels/channel-tester-runner.ts';
 import { envelope } from '../helper.ts';
 import {
   type ChannelInput,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startChannelMonitor } from '../../src/channels/channel-monitor.ts';
 import { loadConfig } from '../../src/config/env.ts';
-import { startChannelMonitor } from '../../src/console/channels/channel-monitor.ts';
 import { envelope } from '../helper.ts';
 import {
   createCommonUser,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PRICE_OPTIONS } from '../../src/billing/default-ratios.ts';
+import { DEFAULT_PRICE_OPTIONS } from '../../src/billing/pricing/default-ratios.ts';
 import { buildTestApp, type ConsoleClient, type TestApp } from '../helper.ts';
 import { expectOk, expectRefused, ROOT_PASSWORD, readOption, setOption } from './console-support.ts';
 

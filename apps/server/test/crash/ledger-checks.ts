@@ -1,10 +1,10 @@
 import { type Selectable, sql } from 'kysely';
 import { expect } from 'vitest';
-import { type BillingOptions, BillingService } from '../../src/billing/billing-service.ts';
+import { type BillingOptions, BillingService } from '../../src/billing/ledger/billing-service.ts';
+import { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
 import type { LogTable } from '../../src/db/schema.ts';
-import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import type { Payer } from './gateway-client.ts';
 import { eventually } from './server-process.ts';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BillingService } from '../../src/billing/billing-service.ts';
-import { reconcileReservations } from '../../src/billing/reservation-ledger.ts';
+import { BillingService } from '../../src/billing/ledger/billing-service.ts';
+import { reconcileReservations } from '../../src/billing/ledger/reservation-ledger.ts';
+import { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
-import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { quietLog } from './ledger-checks.ts';
 

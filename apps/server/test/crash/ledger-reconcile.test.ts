@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BillingService } from '../../src/billing/billing-service.ts';
-import { reconcileReservations } from '../../src/billing/reservation-ledger.ts';
+import type { BillingService } from '../../src/billing/ledger/billing-service.ts';
+import { reconcileReservations } from '../../src/billing/ledger/reservation-ledger.ts';
+import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import type { TestDatabase } from '../support/test-database.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, quietLog, readBooks } from './ledger-checks.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SettlementDeferred } from '../../src/billing/settlement-deferred.ts';
-import { encodeEntry } from '../../src/billing/settlement-entry.ts';
+import { SettlementDeferred } from '../../src/billing/ledger/settlement-deferred.ts';
+import { encodeEntry } from '../../src/billing/settlement/settlement-entry.ts';
 import { duringOutage } from '../support/ledger-outage.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, readBooks } from './ledger-checks.ts';
 import { eventually } from './server-process.ts';

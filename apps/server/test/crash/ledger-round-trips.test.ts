@@ -1,11 +1,11 @@
 import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BillingService } from '../../src/billing/billing-service.ts';
-import { LedgerRoutines } from '../../src/billing/ledger-routines.ts';
-import { MYSQL_GROUP_LIMIT } from '../../src/billing/routine-groups.ts';
-import { SqliteLedger } from '../../src/billing/sqlite-ledger.ts';
+import { BillingService } from '../../src/billing/ledger/billing-service.ts';
+import { LedgerRoutines } from '../../src/billing/ledger/routines/ledger-routines.ts';
+import { MYSQL_GROUP_LIMIT } from '../../src/billing/ledger/routines/routine-groups.ts';
+import { SqliteLedger } from '../../src/billing/ledger/sqlite/sqlite-ledger.ts';
+import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
 import { flushOnlyWriter, readBooks, seedLedgerDatabase } from './ledger-checks.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeInstance } from '../../src/billing/node-instance.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
+import { NodeInstance } from '../../src/nodes/node-instance.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 /** A process's node_instances row: registered, beating, back after being taken for dead, gone at stop. */

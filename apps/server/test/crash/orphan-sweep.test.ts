@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepOrphans } from '../../src/billing/orphan-sweep.ts';
-import type { LedgerDependencies } from '../../src/billing/reservation-ledger.ts';
+import { sweepOrphans } from '../../src/billing/ledger/orphan-sweep.ts';
+import type { LedgerDependencies } from '../../src/billing/ledger/reservation-ledger.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import {

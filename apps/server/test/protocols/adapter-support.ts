@@ -4,7 +4,7 @@ import { envelope } from '../helper.ts';
 import { type RelayFixture, settledLogs, userBalance } from '../relay/relay-support.ts';
 
 /**
- * Default prices (billing/default-ratios.ts, completion-ratio.ts) of the models the adapter
+ * Default prices (billing/pricing/default-ratios.ts, completion-ratio.ts) of the models the adapter
  * tests use: model ratio, completion ratio, cache-read ratio, cache-write ratio.
  */
 export const ADAPTER_PRICES = {

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { type RelayFixture, settledLogs, userBalance } from '../relay/relay-support.ts';
 
-/** Default prices of the models these tests use (billing/default-ratios.ts). */
+/** Default prices of the models these tests use (billing/pricing/default-ratios.ts). */
 export const PRICES = {
   'claude-3-5-sonnet-20241022': { ratio: 1.5, completion: 5, cacheRead: 0.1, cacheWrite: 1.25 },
   // Same ratio set by the tests; claude- names complete at 5.

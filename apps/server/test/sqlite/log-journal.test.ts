@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { logValues } from '../../src/billing/log-values.ts';
-import { groupCommitOf } from '../../src/billing/sqlite-group-commit.ts';
-import { JOURNAL_MOVE_ROWS, SqliteLogJournal } from '../../src/billing/sqlite-log-journal.ts';
+import { groupCommitOf } from '../../src/billing/ledger/sqlite/sqlite-group-commit.ts';
+import { JOURNAL_MOVE_ROWS, SqliteLogJournal } from '../../src/billing/ledger/sqlite/sqlite-log-journal.ts';
+import { logValues } from '../../src/billing/settlement/log-values.ts';
+import { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, quietLog } from '../crash/ledger-checks.ts';
 import { eventually } from '../crash/server-process.ts';
 

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BillingService } from '../../src/billing/billing-service.ts';
+import { BillingService } from '../../src/billing/ledger/billing-service.ts';
+import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
-import type { SettlementWriter } from '../../src/logs/settlement-writer.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, readCounters } from '../crash/ledger-checks.ts';
 
 /**

@@ -2,8 +2,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import { type ChannelRuntime, getProviderAdapter, maskSensitive } from '@switchyard/relay-kit';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireRoot } from '../../auth/guards.ts';
+import { channelRuntimeOf } from '../../channels/channel-runtime-of.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
-import { channelRuntimeOf } from '../../routing/channel-runtime-of.ts';
 import { ok } from '../envelope.ts';
 import { ChannelIdParams } from './channel-operation-schemas.ts';
 

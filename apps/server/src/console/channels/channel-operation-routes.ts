@@ -1,13 +1,13 @@
 import { ChannelStatus, isRootRole } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin } from '../../auth/guards.ts';
+import { BalanceError, runBalanceUpdate, updateChannelBalance } from '../../channels/channel-balance.ts';
+import { channelHealthOf } from '../../channels/channel-health-service.ts';
+import { channelTestRunnerOf, TEST_ALL_RUNNING_MESSAGE } from '../../channels/channel-tester-runner.ts';
 import type { NewChannel } from '../../db/repositories/channel-repository.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
-import { channelHealthOf } from '../../routing/channel-health-service.ts';
-import { channelTestRunnerOf, TEST_ALL_RUNNING_MESSAGE } from '../../routing/channel-tester-runner.ts';
 import { ok } from '../envelope.ts';
-import { BalanceError, runBalanceUpdate, updateChannelBalance } from './channel-balance.ts';
 import { CHANNEL_KEY_MISSING } from './channel-key-destination.ts';
 import { channelModelListRoutes } from './channel-model-list-routes.ts';
 import {

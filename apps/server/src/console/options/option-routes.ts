@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { QueryInteger, queryInteger } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireRoot } from '../../auth/guards.ts';
-import { DEFAULT_PRICE_OPTIONS } from '../../billing/default-ratios.ts';
+import { DEFAULT_PRICE_OPTIONS } from '../../billing/pricing/default-ratios.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
 import { isSecretOptionKey } from '../../options/option-defaults.ts';
 import { ok } from '../envelope.ts';

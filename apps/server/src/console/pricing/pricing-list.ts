@@ -1,5 +1,5 @@
 import { type PricingEntry, PricingQuotaType } from '@switchyard/shared';
-import { lookUpPrice, type PriceTables } from '../../billing/price-book.ts';
+import { lookUpPrice, type PriceTables } from '../../billing/pricing/price-book.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 
 /** Builds the pricing entries from (group, model) pairs of enabled abilities. Pure. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookUpPrice, type Price, type PriceTables } from '../../billing/price-book.ts';
+import { lookUpPrice, type Price, type PriceTables } from '../../billing/pricing/price-book.ts';
 import { formatLogOther, type LogOtherFields } from './log-other.ts';
 
 /** The object the consoles read, stringified the plain way: what formatLogOther must equal. */

@@ -1,4 +1,4 @@
-import type { Price } from '../../billing/price-book.ts';
+import type { Price } from '../../billing/pricing/price-book.ts';
 import { jsonNumber, priceTextsOf } from './price-texts.ts';
 
 /** What a consume log row's `other` column records beyond its price. */

@@ -1,8 +1,8 @@
 import { estimatePromptTokens, type RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
-import { computeReservation } from '../../billing/compute-quota.ts';
-import { imageQuota, isCharacterBilledModel } from '../../billing/media-price.ts';
-import { lookUpPrice, type Price, type PriceTables } from '../../billing/price-book.ts';
+import { computeReservation } from '../../billing/pricing/compute-quota.ts';
+import { imageQuota, isCharacterBilledModel } from '../../billing/pricing/media-price.ts';
+import { lookUpPrice, type Price, type PriceTables } from '../../billing/pricing/price-book.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { CachedUser } from '../token-cache.ts';

@@ -1,4 +1,4 @@
-import type { Price } from '../../billing/price-book.ts';
+import type { Price } from '../../billing/pricing/price-book.ts';
 
 /** What a consume log row writes of its price, as text: built once per price. */
 export interface PriceTexts {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ConsumeLogBuilder, Reservation } from '../../billing/billing-service.ts';
-import { SettlementDeferred } from '../../billing/settlement-deferred.ts';
+import type { ConsumeLogBuilder, Reservation } from '../../billing/ledger/billing-service.ts';
+import { SettlementDeferred } from '../../billing/ledger/settlement-deferred.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 

@@ -8,9 +8,9 @@ import {
   upstreamErrorFromException,
 } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
+import type { RouteTarget } from '../../channels/channel-index.ts';
+import { selectChannel } from '../../channels/select-channel.ts';
 import { GatewayError, requestRefused } from '../../errors/gateway-error.ts';
-import type { RouteTarget } from '../../routing/channel-index.ts';
-import { selectChannel } from '../../routing/select-channel.ts';
 import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-images.ts';
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';

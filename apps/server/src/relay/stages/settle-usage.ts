@@ -1,11 +1,11 @@
 import type { Usage } from '@switchyard/relay-kit';
 import { LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Settlement } from '../../billing/billing-service.ts';
-import { type BilledUsage, computeQuota } from '../../billing/compute-quota.ts';
+import type { Settlement } from '../../billing/ledger/billing-service.ts';
+import { type BilledUsage, computeQuota } from '../../billing/pricing/compute-quota.ts';
+import type { RouteTarget } from '../../channels/channel-index.ts';
 import type { NewLog } from '../../db/repositories/log-repository.ts';
 import type { OptionStore } from '../../options/option-store.ts';
-import type { RouteTarget } from '../../routing/channel-index.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import { formatLogOther } from './log-other.ts';

@@ -6,14 +6,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RecordedRequest } from '@switchyard/mock-upstream';
 import { expect } from 'vitest';
-import { computeQuota } from '../../../src/billing/compute-quota.ts';
+import { computeQuota } from '../../../src/billing/pricing/compute-quota.ts';
 import {
   DEFAULT_CACHE_RATIO,
   DEFAULT_COMPLETION_RATIO,
   DEFAULT_MODEL_PRICE,
   DEFAULT_MODEL_RATIO,
-} from '../../../src/billing/default-ratios.ts';
-import { lookUpPrice } from '../../../src/billing/price-book.ts';
+} from '../../../src/billing/pricing/default-ratios.ts';
+import { lookUpPrice } from '../../../src/billing/pricing/price-book.ts';
 import {
   createChannel,
   createToken,

@@ -1,6 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 import { RoutineGroups } from './routine-groups.ts';
 
 /** A PostgreSQL stand-in that records each statement and answers 0 for every routine in it. */

@@ -1,14 +1,14 @@
 import { formatQuota as formatQuotaText, LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
-import type { DatabaseHandle } from '../db/database.ts';
-import { escapeLike } from '../db/like-pattern.ts';
-import type { Database, LogTable, ReservationTable } from '../db/schema.ts';
-import type { OptionStore } from '../options/option-store.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import { escapeLike } from '../../db/like-pattern.ts';
+import type { Database, LogTable, ReservationTable } from '../../db/schema.ts';
+import { deadInstanceIds, nextDeathCheck } from '../../nodes/instance-liveness.ts';
+import type { OptionStore } from '../../options/option-store.ts';
+import { pendingFromRow } from '../settlement/settlement-entry.ts';
 import { credit, moveToCost, type Payer } from './balance-moves.ts';
-import { deadInstanceIds, nextDeathCheck } from './instance-liveness.ts';
 import { applyCounters, insertConsumeLogs } from './ledger-statements.ts';
-import { pendingFromRow } from './settlement-entry.ts';
 
 /** What reconciliation needs: the main database, where log rows go, and how to show quota. */
 export interface LedgerDependencies {

@@ -1,14 +1,14 @@
 import { type Kysely, sql } from 'kysely';
-import type { DatabaseKind } from '../config/env.ts';
-import type { Database } from '../db/schema.ts';
+import type { DatabaseKind } from '../../config/env.ts';
+import type { Database } from '../../db/schema.ts';
+import { aggregateCounters, completeLogRow, type PendingSettlement } from '../settlement/settlement-entry.ts';
 import type { Executor } from './balance-moves.ts';
 import {
   deleteReservationsQuery,
   deleteSettledReturningQuery,
   lockSettledQuery,
   logInsertQuery,
-} from './compiled-statements.ts';
-import { aggregateCounters, completeLogRow, type PendingSettlement } from './settlement-entry.ts';
+} from './routines/compiled-statements.ts';
 
 /** Adds a batch's used quota, request counts and token access times (one UPDATE per id). */
 export async function applyCounters(trx: Executor, items: readonly PendingSettlement[]): Promise<void> {

@@ -1,10 +1,10 @@
 import { getProviderAdapter, joinUrl, maskSensitive, parseOpenAIError } from '@switchyard/relay-kit';
 import { channelTypeInfo } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppServices } from '../../app-services.ts';
-import type { ChannelRow } from '../../db/repositories/channel-repository.ts';
-import type { ChannelHealthService } from '../../routing/channel-health-service.ts';
-import { channelRuntimeOf } from '../../routing/channel-runtime-of.ts';
+import type { AppServices } from '../app-services.ts';
+import type { ChannelRow } from '../db/repositories/channel-repository.ts';
+import type { ChannelHealthService } from './channel-health-service.ts';
+import { channelRuntimeOf } from './channel-runtime-of.ts';
 
 /** Longest a balance request may take. */
 export const BALANCE_TIMEOUT_MS = 15_000;

@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import type { NewLog } from '../db/repositories/log-repository.ts';
-import { LOG_COLUMNS, logValues } from './log-values.ts';
+import type { NewLog } from '../../../db/repositories/log-repository.ts';
+import { LOG_COLUMNS, logValues } from '../../settlement/log-values.ts';
 
 /** The database servers whose hot statements are sent as ready SQL text. */
 export type ServerKind = 'postgres' | 'mysql';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { NewLog } from '../db/repositories/log-repository.ts';
+import type { NewLog } from '../../../db/repositories/log-repository.ts';
+import { LOG_COLUMNS, logValues } from '../../settlement/log-values.ts';
 import {
   callProcedureQuery,
   deleteReservationsQuery,
@@ -10,7 +11,6 @@ import {
   placeholders,
   selectFunctionsQuery,
 } from './compiled-statements.ts';
-import { LOG_COLUMNS, logValues } from './log-values.ts';
 
 const log = (quota: number) => ({ type: 2, user_id: 7, username: 'alice', quota }) as NewLog;
 

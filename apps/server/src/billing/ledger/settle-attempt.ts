@@ -1,4 +1,4 @@
-import type { NewLog } from '../db/repositories/log-repository.ts';
+import type { NewLog } from '../../db/repositories/log-repository.ts';
 import type { Payer } from './balance-moves.ts';
 
 /** One attempt to settle a call, as every database's ledger takes it. */

@@ -1,4 +1,4 @@
-import { LOG_COLUMN_DEFAULTS, type NewLog } from '../db/repositories/log-repository.ts';
+import { LOG_COLUMN_DEFAULTS, type NewLog } from '../../db/repositories/log-repository.ts';
 
 /**
  * A settled call whose consume log row and counters are not written yet. Its ledger row (state

@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { LOG_COLUMNS, runLogRow } from './log-values.ts';
+import { LOG_COLUMNS, runLogRow } from '../../settlement/log-values.ts';
 import { groupCommitOf } from './sqlite-group-commit.ts';
 
 /** Rows moved per transaction: one move holds the connection for a few milliseconds at most. */

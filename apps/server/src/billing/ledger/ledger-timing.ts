@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/env.ts';
+import { ConfigError } from '../../config/env.ts';
 
 /** Intervals of the reservation ledger's background work (milliseconds) and the batch size. */
 export interface LedgerTiming {

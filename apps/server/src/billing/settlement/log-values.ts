@@ -1,4 +1,4 @@
-import { LOG_COLUMN_DEFAULTS, type NewLog } from '../db/repositories/log-repository.ts';
+import { LOG_COLUMN_DEFAULTS, type NewLog } from '../../db/repositories/log-repository.ts';
 
 /** The logs table's columns in the order of the prepared insert. */
 export const LOG_COLUMNS = [

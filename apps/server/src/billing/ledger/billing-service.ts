@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@switchyard/shared';
 import { sql, type Transaction } from 'kysely';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { NewLog } from '../db/repositories/log-repository.ts';
-import type { Database } from '../db/schema.ts';
-import { GatewayError } from '../errors/gateway-error.ts';
-import { type Linked, LinkedSet } from '../lib/linked-set.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import type { NewLog } from '../../db/repositories/log-repository.ts';
+import type { Database } from '../../db/schema.ts';
+import { GatewayError } from '../../errors/gateway-error.ts';
+import { type Linked, LinkedSet } from '../../lib/linked-set.ts';
+import type { PendingSettlement } from '../settlement/settlement-entry.ts';
 import type { Payer } from './balance-moves.ts';
 import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
-import { LedgerRoutines } from './ledger-routines.ts';
-import { settleByRoutine, settleInTransaction } from './server-settlement.ts';
+import { LedgerRoutines } from './routines/ledger-routines.ts';
+import { settleByRoutine, settleInTransaction } from './routines/server-settlement.ts';
 import type { SettleAttempt } from './settle-attempt.ts';
 import { SettlementDeferred } from './settlement-deferred.ts';
-import type { PendingSettlement } from './settlement-entry.ts';
-import { SqliteLedger } from './sqlite-ledger.ts';
+import { SqliteLedger } from './sqlite/sqlite-ledger.ts';
 
 export type { Payer } from './balance-moves.ts';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
-import { moveToCost } from './balance-moves.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import type { Database } from '../../../db/schema.ts';
+import { encodeEntry, type PendingSettlement, pendingFromRow } from '../../settlement/settlement-entry.ts';
+import { moveToCost } from '../balance-moves.ts';
+import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import type { LedgerRoutines } from './ledger-routines.ts';
-import { type SettleAttempt, stampLog } from './settle-attempt.ts';
-import { encodeEntry, type PendingSettlement, pendingFromRow } from './settlement-entry.ts';
 
 /**
  * PostgreSQL/MySQL's common case in one round trip: the reserved row settles at the full cost.

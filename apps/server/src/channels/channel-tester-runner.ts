@@ -1,8 +1,8 @@
 import { ChannelStatus, LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppServices } from '../app-services.ts';
-import { computeQuota } from '../billing/compute-quota.ts';
-import { lookUpPrice } from '../billing/price-book.ts';
+import { computeQuota } from '../billing/pricing/compute-quota.ts';
+import { lookUpPrice } from '../billing/pricing/price-book.ts';
 import type { ChannelRow } from '../db/repositories/channel-repository.ts';
 import { invalidRequest } from '../errors/gateway-error.ts';
 import { priceTablesOf } from '../relay/stages/price-request.ts';

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppServices } from '../../app-services.ts';
-import { channelHealthOf } from '../../routing/channel-health-service.ts';
-import { channelTestRunnerOf, type TestActor } from '../../routing/channel-tester-runner.ts';
+import type { AppServices } from '../app-services.ts';
 import { currentBalanceRun, runBalanceUpdate } from './channel-balance.ts';
+import { channelHealthOf } from './channel-health-service.ts';
+import { channelTestRunnerOf, type TestActor } from './channel-tester-runner.ts';
 
 /** The user the monitor's test log rows are written for (the reference uses user 1). */
 const MONITOR_USER_ID = 1;

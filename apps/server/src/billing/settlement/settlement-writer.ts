@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { SettlementSink } from '../billing/billing-service.ts';
-import { insertConsumeLogs } from '../billing/ledger-statements.ts';
-import { writeSettlementBatchOnMysql } from '../billing/mysql-settlement-batch.ts';
-import { writeSettlementBatchOnPostgres } from '../billing/postgres-settlement-batch.ts';
-import type { PendingSettlement } from '../billing/settlement-entry.ts';
-import { SqliteLedger } from '../billing/sqlite-ledger.ts';
-import { SqliteLogJournal } from '../billing/sqlite-log-journal.ts';
-import type { DatabaseHandle } from '../db/database.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
+import type { SettlementSink } from '../ledger/billing-service.ts';
+import { insertConsumeLogs } from '../ledger/ledger-statements.ts';
+import { SqliteLedger } from '../ledger/sqlite/sqlite-ledger.ts';
+import { SqliteLogJournal } from '../ledger/sqlite/sqlite-log-journal.ts';
+import { writeSettlementBatchOnMysql } from './mysql-settlement-batch.ts';
+import { writeSettlementBatchOnPostgres } from './postgres-settlement-batch.ts';
+import type { PendingSettlement } from './settlement-entry.ts';
 
 export interface SettlementWriterOptions {
   database: DatabaseHandle;

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import type { Payer } from './balance-moves.ts';
-import { LOG_COLUMNS, logValues, runLogRow } from './log-values.ts';
-import { type SettleAttempt, stampLog } from './settle-attempt.ts';
+import { LOG_COLUMNS, logValues, runLogRow } from '../../settlement/log-values.ts';
 import {
   aggregateCounters,
   encodeEntry,
   type PendingSettlement,
   pendingFromRow,
-} from './settlement-entry.ts';
+} from '../../settlement/settlement-entry.ts';
+import type { Payer } from '../balance-moves.ts';
+import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 import { SqliteLogJournal } from './sqlite-log-journal.ts';
 import { SqlitePendingMoves } from './sqlite-pending-moves.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NewLog } from '../db/repositories/log-repository.ts';
+import type { NewLog } from '../../db/repositories/log-repository.ts';
 import { LOG_COLUMNS, logValues, runLogRow } from './log-values.ts';
 import { completeLogRow } from './settlement-entry.ts';
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { writeBatchOnConnection } from './ledger-statements.ts';
+import type { Database } from '../../db/schema.ts';
+import { writeBatchOnConnection } from '../ledger/ledger-statements.ts';
 import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
 
 function integer(value: number): string {

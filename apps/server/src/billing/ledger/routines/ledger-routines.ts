@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { Payer } from './balance-moves.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Payer } from '../balance-moves.ts';
 import { RoutineGroups } from './routine-groups.ts';
 
 /**

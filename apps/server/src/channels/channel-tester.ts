@@ -14,7 +14,7 @@ import {
   upstreamErrorFromException,
 } from '@switchyard/relay-kit';
 import type { Dispatcher } from 'undici';
-import type { BilledUsage } from '../billing/compute-quota.ts';
+import type { BilledUsage } from '../billing/pricing/compute-quota.ts';
 import { type ChannelRow, splitCommaList } from '../db/repositories/channel-repository.ts';
 import type { UpstreamClient } from '../relay/upstream-client.ts';
 import { channelRuntimeOf } from './channel-runtime-of.ts';
