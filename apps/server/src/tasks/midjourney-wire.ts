@@ -1,3 +1,4 @@
+import { readJsonColumn } from '../db/json-column.ts';
 import type { MidjourneyRow } from '../db/repositories/midjourney-repository.ts';
 
 /**
@@ -144,18 +145,9 @@ export function readUpstreamTasks(bodyText: string): UpstreamMidjourneyTask[] | 
 /** The gateway-private key kept in `properties` (the client's notify hook); never shown. */
 export const NOTIFY_HOOK_PROPERTY = 'switchyard_notify_hook';
 
-function parseJson(value: string | null): unknown {
-  if (!value) return undefined;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The stored properties without the gateway's private keys. */
 export function publicProperties(stored: string | null): Record<string, unknown> | null {
-  const parsed = parseJson(stored);
+  const parsed = readJsonColumn(stored);
   if (!isRecord(parsed)) return null;
   const { [NOTIFY_HOOK_PROPERTY]: _hook, ...rest } = parsed;
   return rest;
@@ -163,7 +155,7 @@ export function publicProperties(stored: string | null): Record<string, unknown>
 
 /** The notify hook stored with a task, or ''. */
 export function storedNotifyHook(stored: string | null): string {
-  const parsed = parseJson(stored);
+  const parsed = readJsonColumn(stored);
   return isRecord(parsed) ? text(parsed[NOTIFY_HOOK_PROPERTY]) : '';
 }
 
@@ -177,7 +169,7 @@ export function toMidjourneyDto(row: MidjourneyRow, settings: MidjourneySettings
     imageUrl = `${settings.serverAddress}/mj/image/${row.mj_id}`;
     if (row.status !== 'SUCCESS') imageUrl += `?rand=${now}`;
   }
-  const buttons = parseJson(row.buttons);
+  const buttons = readJsonColumn(row.buttons);
   return {
     id: row.mj_id,
     action: row.action,
