@@ -3,7 +3,7 @@ import type { BenchConfig, TargetName } from './bench-config.ts';
 import type { BenchRun, PhaseResult, SoakResult, TargetResults } from './bench-results.ts';
 import type { LatencySummary } from './load/latency-recorder.ts';
 import { table } from './markdown-table.ts';
-import { floorsSection } from './report-floors.ts';
+import { comparedWith, floorsInRounds, floorsSection } from './report-floors.ts';
 import { reproduceSection } from './report-reproduce.ts';
 import { describeRatio, roundRatios, roundsSection } from './report-rounds.ts';
 import {
@@ -328,10 +328,8 @@ export function renderReport(run: BenchRun): string {
   const sections: string[] = [];
   sections.push(`# Benchmarks
 
-Switchyard's relay measured side by side with two undici pass-through proxies (the floors any Node
-gateway starts from: the bare proxy streams bodies, the pool proxy buffers them), a floor that
-also bills every call in SQLite, and Portkey's open-source gateway, all relaying to the project's
-mock upstream on the same machine, in one run of \`${run.command ?? 'npm run bench'}\`.${
+Switchyard's relay measured side by side with ${comparedWith(run)}, all relaying to the
+project's mock upstream on the same machine, in one run of \`${run.command ?? 'npm run bench'}\`.${
     config.quick ? ' **Quick smoke run: the numbers are not meaningful.**' : ''
   } Ratios come from this single run and are not asserted by any test. "Added" latency is a
 target's percentile minus the same percentile of the mock upstream called directly under the
@@ -482,10 +480,11 @@ high floor.`
 
 - Every process is separate: the mock upstream, the load generator, and the target under test;
   targets run one at a time and are stopped before the next starts. All traffic is on 127.0.0.1.
-  With alternated saturation rounds (\`BENCH_SATURATION_ROUNDS\`, 5 in a full run) the gateways,
-  the pool proxy and the durable-billing floor with them, are then started afresh each round and
-  warmed up at saturation, and saturated in turn in short windows while all of them stay alive
-  (\`BENCH_ROUND_WINDOWS\`, 4 in a full run).
+  With alternated saturation rounds (\`BENCH_SATURATION_ROUNDS\`, 5 in a full run) the gateways${
+    floorsInRounds(run) ? `, ${floorsInRounds(run)} with them,` : ''
+  } are
+  then started afresh each round and warmed up at saturation, and saturated in turn in short
+  windows while all of them stay alive (\`BENCH_ROUND_WINDOWS\`, 4 in a full run).
 - Request: OpenAI chat (\`gpt-4o-mini\`, a system and a user message, \`max_tokens\` 64), the
   same bytes for every target. Switchyard authenticates a token, prices and reserves quota,
   relays to a channel pointed at the mock, settles and writes a consume log row — all of its

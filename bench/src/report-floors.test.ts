@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchRun } from './bench-results.ts';
-import { FLOORS, floorsSection, ratioRange, swingOf, swingSentence } from './report-floors.ts';
+import {
+  comparedWith,
+  FLOORS,
+  floorsInRounds,
+  floorsSection,
+  ratioRange,
+  swingOf,
+  swingSentence,
+} from './report-floors.ts';
 import type { SaturationRound, SaturationRounds } from './saturation-rounds.ts';
 
 const entry = (round: number, rps: number): SaturationRound => ({
@@ -73,8 +81,14 @@ describe('the floors section', () => {
     );
     expect(row('bare proxy')).toMatch(/\| +8,000 req\/s \(7,900–8,200, spread 4%\) \| +68% \(63–80%\) \|$/);
     expect(row('durable-billing floor')).toMatch(/\| +not in this run \| +— \|$/);
-    expect(section).toContain('Switchyard: 5,400 req/s (5,000–6,600, spread 30%).');
+    expect(row('Switchyard')).toMatch(/\| +5,400 req\/s \(5,000–6,600, spread 30%\) \| +— \|$/);
     expect(section).toContain("From round to round Switchyard's rate spread 30%");
+  });
+
+  it('says when the rounds did not run the pool proxy', () => {
+    const { pool: _pool, ...withoutPool } = rounds;
+    expect(floorsSection(runWith(withoutPool))).toContain('The pool proxy is not in this run');
+    expect(floorsSection(runWith(rounds))).not.toContain('The pool proxy is not in this run');
   });
 
   it('still describes the floors when the run had no rounds', () => {
@@ -82,5 +96,20 @@ describe('the floors section', () => {
     expect(section).toContain('This run had no alternated rounds');
     expect(section).toContain('bench/src/pool-proxy.mjs');
     expect(section).not.toContain('From round to round');
+  });
+});
+
+describe('what the page says Switchyard was set beside', () => {
+  it('names both pass-through floors, and the billing floor, only when the rounds measured them', () => {
+    expect(comparedWith(runWith(rounds))).toBe(
+      "two undici pass-through proxies (the floors any Node gateway starts from: the bare proxy streams bodies, the pool proxy buffers them) and Portkey's open-source gateway",
+    );
+    expect(comparedWith(runWith({ bare: rounds.bare, floor: rounds.bare }))).toBe(
+      "a bare undici pass-through proxy (the floor for any Node gateway), a floor that also bills every call in SQLite, and Portkey's open-source gateway",
+    );
+    expect(floorsInRounds(runWith({ ...rounds, floor: rounds.bare }))).toBe(
+      'the pool proxy and the durable-billing floor',
+    );
+    expect(floorsInRounds(runWith(undefined))).toBe('');
   });
 });

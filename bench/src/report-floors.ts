@@ -105,40 +105,68 @@ function shortName(name: TargetName): string {
   return name;
 }
 
+/**
+ * What the run set Switchyard beside, for the page's first sentence: the floors its rounds
+ * measured (a run without the pool proxy or the durable-billing floor does not claim them).
+ */
+export function comparedWith(run: BenchRun): string {
+  const rounds = run.saturationRounds ?? {};
+  const measured = (name: TargetName) => (rounds[name]?.length ?? 0) > 0;
+  const proxies = measured('pool')
+    ? 'two undici pass-through proxies (the floors any Node gateway starts from: the bare proxy streams bodies, the pool proxy buffers them)'
+    : 'a bare undici pass-through proxy (the floor for any Node gateway)';
+  const ledger = measured('floor') ? ', a floor that also bills every call in SQLite,' : '';
+  return `${proxies}${ledger} and Portkey's open-source gateway`;
+}
+
+/** The floors the rounds saturated beside the gateways, for the Method section: "the pool proxy and the durable-billing floor". */
+export function floorsInRounds(run: BenchRun): string {
+  const rounds = run.saturationRounds ?? {};
+  const names = (['pool', 'floor'] as const).filter((name) => (rounds[name]?.length ?? 0) > 0);
+  return names.map(shortName).join(' and ');
+}
+
 /** The section: every floor described, and measured when the rounds ran it. */
 export function floorsSection(run: BenchRun): string {
   const rounds = run.saturationRounds ?? {};
-  const rows = FLOORS.map((floor) => {
-    const entries = rounds[floor.name] ?? [];
-    const swing = rateSwing(entries);
-    const ratio = throughputRatio(rounds, 'switchyard', floor.name);
-    return [
-      `${TARGET_LABELS[floor.name]}, \`${floor.file}\``,
-      floor.does,
-      floor.leavesOut,
-      swing ? describeSwing(swing) : 'not in this run',
-      ratio ? ratioRange(ratio) : '—',
-    ];
-  });
-  const switchyardSwing = rateSwing(rounds.switchyard ?? []);
+  const described = FLOORS.map(
+    (floor) =>
+      `- **${TARGET_LABELS[floor.name]}** (\`${floor.file}\`): ${floor.does}. Leaves out: ${floor.leavesOut}.`,
+  ).join('\n');
+  const rateOf = (name: TargetName) => {
+    const swing = rateSwing(rounds[name] ?? []);
+    return swing ? describeSwing(swing) : 'not in this run';
+  };
+  const rows = [
+    [TARGET_LABELS.switchyard, rateOf('switchyard'), '—'],
+    ...FLOORS.map((floor) => {
+      const ratio = throughputRatio(rounds, 'switchyard', floor.name);
+      return [TARGET_LABELS[floor.name], rateOf(floor.name), ratio ? ratioRange(ratio) : '—'];
+    }),
+  ];
   const measured = Object.keys(rounds).length > 0;
-  const intro = `Two pass-through proxies mark what a Node gateway pays before any work of its own: the
-pool proxy, the fastest non-stream relay undici offers, and the bare proxy, which streams and
-cancels as a gateway must. The durable-billing floor adds the least a gateway that bills every
-call must write. Switchyard does all of its normal work on every call: it authenticates the token,
-prices and reserves quota, relays through a channel, settles and writes a consume log row.`;
-  const body = measured
-    ? `Measured in the alternated rounds below (non-stream chat at saturation, ${run.config.saturationConnections} connections): each
-gateway's rate as the median of the rounds with the lowest and highest round, and Switchyard's
-throughput over the floor's, taken within each round, as the median with the lowest and highest
-round.${switchyardSwing ? ` Switchyard: ${describeSwing(switchyardSwing)}.` : ''}`
-    : 'This run had no alternated rounds (`BENCH_SATURATION_ROUNDS=0`): the floors were not measured.';
   const swing = measured ? swingSentence(rounds) : '';
+  const poolMissing =
+    measured && !rounds.pool?.length
+      ? '\n\nThe pool proxy is not in this run: `BENCH_POOL=1` (the default) adds it to the rounds.'
+      : '';
+  const numbers = measured
+    ? `Measured in the alternated rounds below (non-stream chat at saturation, ${run.config.saturationConnections} connections): each
+gateway's rate is the median of the rounds, with the lowest and highest round and their spread
+(highest − lowest, over the median); Switchyard's throughput over a floor's is taken within each
+round, then the median with the lowest and highest round.
+
+${table(['gateway', 'rate: median (lowest–highest round, spread)', "Switchyard's throughput over it: median (lowest–highest round)"], rows)}${swing ? `\n\n${swing}` : ''}${poolMissing}`
+    : 'This run had no alternated rounds (`BENCH_SATURATION_ROUNDS=0`): the floors were not measured.';
   return `## Switchyard against the floors
 
-${intro}
+Two pass-through proxies mark what a Node gateway pays before any work of its own: the pool
+proxy, the least a Node relay does for a non-stream call, and the bare proxy, which streams and
+cancels as a gateway must. The durable-billing floor adds the least a gateway that bills every call must
+write. Switchyard does all of its normal work on every call: it authenticates the token, prices
+and reserves quota, relays through a channel, settles and writes a consume log row.
 
-${body}
+${described}
 
-${table(['floor', 'what it does', 'what it leaves out', 'its rate (median, lowest–highest round)', "Switchyard's throughput over it (median, lowest–highest)"], rows)}${swing ? `\n\n${swing}` : ''}`;
+${numbers}`;
 }

@@ -12,7 +12,7 @@ Switchyard's bundle, \`taskset\`, \`curl\`, \`jq\` and autocannon. Each gateway 
 all its threads (\`taskset\` at start pins every thread the process makes); the upstream and the
 load generator share CPU 0. All three gateways stay alive and are loaded one at a time.
 
-\`\`\`sh
+\`\`\`bash
 npm install && npm run build -w @switchyard/server       # apps/server/dist/main.js
 taskset -c 0 node --import tsx tools/mock-upstream/src/cli.ts --port 4010 --record-limit 0 &
 taskset -c 1 node bench/src/pool-proxy.mjs --port 4101 --upstream http://127.0.0.1:4010 &
@@ -22,14 +22,20 @@ env NODE_ENV=production PORT=4102 SQLITE_PATH=$DATA/switchyard.db DATA_DIR=$DATA
   SESSION_SECRET=$(openssl rand -hex 24) GLOBAL_API_RATE_LIMIT_ENABLE=false LOG_LEVEL=warn \\
   taskset -c 1 node --max-semi-space-size=32 apps/server/dist/main.js &   # as npm start runs it
 
-# Switchyard: log in as root, raise its quota, a channel to the mock, a token
 SY=http://127.0.0.1:4102
+for ready in http://127.0.0.1:4010/__admin/health http://127.0.0.1:4101/__pool/health \\
+  http://127.0.0.1:4100/__bare/health $SY/api/status; do
+  until curl -sf $ready > /dev/null; do sleep 0.5; done
+done
+
+# Switchyard: log in as root, raise its quota, a channel to the mock, a token
 ID=$(curl -s -c $DATA/cookies -H 'content-type: application/json' \\
   -d '{"username":"root","password":"123456"}' $SY/api/user/login | jq .data.id)
 api() { curl -s -b $DATA/cookies -H 'content-type: application/json' -H "new-api-user: $ID" "$@"; }
-api -X PUT -d "{\\"id\\":$ID,\\"quota\\":1000000000000}" $SY/api/user/
-api -d '{"name":"mock","type":1,"key":"sk-upstream","base_url":"http://127.0.0.1:4010","models":"gpt-4o-mini","group":"default"}' $SY/api/channel/
+api -X PUT -d "{\\"id\\":$ID,\\"quota\\":1000000000000}" $SY/api/user/ | jq -c '{success, message}'
+api -d '{"name":"mock","type":1,"key":"sk-upstream","base_url":"http://127.0.0.1:4010","models":"gpt-4o-mini","group":"default"}' $SY/api/channel/ | jq -c '{success, message}'
 KEY=$(api -d '{"name":"bench","unlimited_quota":true,"expired_time":-1}' $SY/api/token/ | jq -r '.data[0].key')
+echo "token: $KEY"
 
 # Load: 50 connections, 8 s windows, the gateways in turn, the order rotated each round.
 # The floors pass the key on; the mock accepts any key.
