@@ -162,9 +162,9 @@ ${table(['gateway', 'rate: median (lowest–highest round, spread)', "Switchyard
 
 Two pass-through proxies mark what a Node gateway pays before any work of its own: the pool
 proxy, the least a Node relay does for a non-stream call, and the bare proxy, which streams and
-cancels as a gateway must. The durable-billing floor adds the least a gateway that bills every call must
-write. Switchyard does all of its normal work on every call: it authenticates the token, prices
-and reserves quota, relays through a channel, settles and writes a consume log row.
+cancels as a gateway must. The durable-billing floor adds the least a gateway that bills every
+call must write. Switchyard does all of its normal work on every call: it authenticates the
+token, prices and reserves quota, relays through a channel, settles and writes a consume log row.
 
 ${described}
 
