@@ -6,10 +6,12 @@ import type { BenchDatabaseKind } from './bench-database.ts';
 import type { Pacer } from './load/load-jobs.ts';
 
 /**
- * `floor` (the durable-billing floor, ledger-proxy.mjs) runs only in the alternated saturation
- * rounds (BENCH_FLOOR), never in the per-target phases: it relays non-stream chat only.
+ * `pool` (the buffered floor, pool-proxy.mjs) and `floor` (the durable-billing floor,
+ * ledger-proxy.mjs) run only in the alternated saturation rounds (BENCH_POOL, BENCH_FLOOR), never
+ * in the per-target phases: neither streams an answer as it comes, so only non-stream chat
+ * compares them fairly.
  */
-export type TargetName = 'mock' | 'bare' | 'switchyard' | 'portkey' | 'floor';
+export type TargetName = 'mock' | 'bare' | 'switchyard' | 'portkey' | 'pool' | 'floor';
 
 export const ALL_TARGETS: readonly TargetName[] = ['mock', 'bare', 'switchyard', 'portkey'];
 
@@ -32,6 +34,11 @@ export interface BenchConfig {
    * windows, so the throughput ratios compare measurements seconds apart instead of minutes.
    */
   saturationRounds: number;
+  /**
+   * Whether the rounds also saturate the buffered floor, one undici Pool with bodies read whole
+   * (BENCH_POOL; on by default). Absent in results written before it existed.
+   */
+  poolInRounds?: boolean;
   /** Whether the rounds also saturate the durable-billing floor (BENCH_FLOOR; on in a full run). */
   floorInRounds: boolean;
   /**
@@ -149,6 +156,7 @@ export function loadBenchConfig(env: Env = process.env): BenchConfig {
     rates,
     pacer: pacerOf(env.BENCH_PACER),
     saturationRounds: Math.floor(number(env, 'BENCH_SATURATION_ROUNDS', quick ? 0 : 5)),
+    poolInRounds: flag(env, 'BENCH_POOL', true),
     floorInRounds: flag(env, 'BENCH_FLOOR', true),
     roundWarmupSeconds: number(env, 'BENCH_ROUND_WARMUP', quick ? 0.5 : 10),
     roundWindows: Math.floor(number(env, 'BENCH_ROUND_WINDOWS', quick ? 1 : 4, 1)),

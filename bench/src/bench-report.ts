@@ -1,8 +1,10 @@
-/** Renders one run as Markdown: tables per phase, ratios, the issue's targets, machine and versions. */
+/** Renders one run as Markdown: tables per phase, ratios, the targets, machine and versions. */
 import type { BenchConfig, TargetName } from './bench-config.ts';
 import type { BenchRun, PhaseResult, SoakResult, TargetResults } from './bench-results.ts';
 import type { LatencySummary } from './load/latency-recorder.ts';
 import { table } from './markdown-table.ts';
+import { comparedWith, floorsInRounds, floorsSection } from './report-floors.ts';
+import { reproduceSection } from './report-reproduce.ts';
 import { describeRatio, roundRatios, roundsSection } from './report-rounds.ts';
 import {
   analysisSection,
@@ -223,7 +225,10 @@ function throughputRow(
   return [name, phasesText || '—', verdict(phases === undefined ? undefined : phases >= threshold)];
 }
 
-/** The verdict table of the targets of issues 9 and 12. */
+/**
+ * The verdict table: what the relay is held to (throughput against the bare proxy and Portkey,
+ * added latency, streaming overhead, concurrent streams, memory growth, the sensitive-word check).
+ */
 export function targetsTable(run: BenchRun): string {
   const switchyard = byName(run, 'switchyard');
   const bare = byName(run, 'bare');
@@ -247,6 +252,14 @@ export function targetsTable(run: BenchRun): string {
     bareRow[1] += `; the durable-billing floor ${Math.round(rounds.floorOfBare.median * 100)}%`;
   }
   rows.push(bareRow);
+  // The buffered floor has no target: it shows how much of the gap to the bare proxy is streaming.
+  if (rounds.pool) {
+    rows.push([
+      'Throughput against the pool proxy (chat, saturation; reported, no target)',
+      describeRatio(rounds.pool, 'percent'),
+      '—',
+    ]);
+  }
   rows.push(
     throughputRow('Throughput ≥ 5× Portkey (chat, saturation)', rounds.portkey, satS, satP, 5, 'times'),
   );
@@ -299,7 +312,7 @@ export function targetsTable(run: BenchRun): string {
     soak ? verdict(soak.seconds >= 600 && soakVerdictSlope(soak) < 0.5) : 'not measured',
   ]);
   rows.push(sensitiveWordsTargetRow(run));
-  return table(['target (issues 9 and 12)', 'this run', 'verdict'], rows);
+  return table(['target', 'this run', 'verdict'], rows);
 }
 
 /** How Switchyard was started, when the results say: with `npm start`'s Node flags. */
@@ -315,9 +328,8 @@ export function renderReport(run: BenchRun): string {
   const sections: string[] = [];
   sections.push(`# Benchmarks
 
-Switchyard's relay measured side by side with a bare undici pass-through proxy (the floor for any
-Node gateway) and Portkey's open-source gateway, all relaying to the project's mock upstream on the
-same machine, in one run of \`${run.command ?? 'npm run bench'}\`.${
+Switchyard's relay measured side by side with ${comparedWith(run)}, all relaying to the
+project's mock upstream on the same machine, in one run of \`${run.command ?? 'npm run bench'}\`.${
     config.quick ? ' **Quick smoke run: the numbers are not meaningful.**' : ''
   } Ratios come from this single run and are not asserted by any test. "Added" latency is a
 target's percentile minus the same percentile of the mock upstream called directly under the
@@ -347,7 +359,14 @@ same load.
   );
   if (run.notes.length > 0) sections.push(run.notes.map((note) => `> ${note}`).join('\n>\n'));
 
-  sections.push(`## Targets from issues 9 and 12\n\n${targetsTable(run)}`);
+  sections.push(`## Targets
+
+What the relay is held to on this machine: its throughput against the bare proxy and against
+Portkey, the latency it adds, its streaming overhead, concurrent streams, memory over a soak and
+the cost of the sensitive-word check.
+
+${targetsTable(run)}`);
+  sections.push(floorsSection(run));
   const analysis = analysisSection(run);
   if (analysis) sections.push(analysis);
 
@@ -461,7 +480,9 @@ high floor.`
 
 - Every process is separate: the mock upstream, the load generator, and the target under test;
   targets run one at a time and are stopped before the next starts. All traffic is on 127.0.0.1.
-  With alternated saturation rounds (\`BENCH_SATURATION_ROUNDS\`, 5 in a full run) the gateways are
+  With alternated saturation rounds (\`BENCH_SATURATION_ROUNDS\`, 5 in a full run) the gateways${
+    floorsInRounds(run) ? `, ${floorsInRounds(run)} with them,` : ''
+  } are
   then started afresh each round and warmed up at saturation, and saturated in turn in short
   windows while all of them stay alive (\`BENCH_ROUND_WINDOWS\`, 4 in a full run).
 - Request: OpenAI chat (\`gpt-4o-mini\`, a system and a user message, \`max_tokens\` 64), the
@@ -472,25 +493,8 @@ ${pacingMethod(config)}
   Requests that are not 2xx are counted as failed and excluded from latency.
 - Streams are timed with undici (autocannon sees only whole responses): first body byte and end.
 - The load generator and the mock share one core when pinned, so the absolute numbers are those
-  of a 2-core machine doing everything at once; compare the rows with each other.
-
-## How to reproduce
-
-\`\`\`sh
-npm install
-npm run bench                      # full run (~11 minutes), writes docs/benchmarks.md
-BENCH_QUICK=1 npm run bench        # smoke run (< 1 minute), writes bench/results/quick.md
-\`\`\`
-
-Settings (environment): \`BENCH_TARGETS\` (mock,bare,switchyard,portkey), \`BENCH_DURATION\` (s per
-phase), \`BENCH_WARMUP\`, \`BENCH_RATES\` (500,1000,2000), \`BENCH_SAT_CONNECTIONS\` (64),
-\`BENCH_EMBED_RATE\` (1000), \`BENCH_STREAM_RATE\` (200), \`BENCH_STREAM_CHUNKS\`, \`BENCH_STREAM_INTERVAL_MS\`,
-\`BENCH_STREAMS\` (5000), \`BENCH_SLOW_STREAM_MS\` (1000), \`BENCH_STREAM_HOLD\` (15 s), \`BENCH_SOAK\` (s, 0 = none;
-600 for the 10-minute soak), \`BENCH_SOAK_RATE\` (500), \`BENCH_WAIT_IDLE\` (s to wait for a quiet machine),
-\`BENCH_SATURATION_ROUNDS\` (5; 0 in a quick run), \`BENCH_ROUND_WARMUP\` (10 s), \`BENCH_ROUND_WINDOWS\` (4), \`BENCH_ROUND_REWARM\` (1 s), \`BENCH_FLOOR\` (1: the rounds also saturate the durable-billing floor), \`BENCH_SWITCHYARD\` (dist | source), \`BENCH_SKIP_BUILD\`,
-\`BENCH_PIN\` (1), \`BENCH_OUTPUT\` (path or none).
-Each run also writes its raw numbers to \`bench/results/latest.json\` (not committed);
-\`node --import tsx bench/src/render-report.ts\` renders this page again from them.`);
+  of a 2-core machine doing everything at once; compare the rows with each other.`);
+  sections.push(reproduceSection());
   return `${sections.join('\n\n')}\n`;
 }
 

@@ -2,6 +2,7 @@
 import type { TargetName } from './bench-config.ts';
 import type { BenchRun } from './bench-results.ts';
 import { table } from './markdown-table.ts';
+import { describeSwing, rateSwing } from './report-floors.ts';
 import { AFTER_WINDOW_MS, cpuPerRequest, type RoundRatio, throughputRatio } from './saturation-rounds.ts';
 import { TARGET_LABELS } from './targets.ts';
 
@@ -9,12 +10,13 @@ const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
 const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
 /**
- * Switchyard's throughput over the bare proxy's and over Portkey's, from the rounds; and, when the
- * rounds ran the durable-billing floor, the floor's over the bare proxy's and Switchyard's over
- * the floor's.
+ * Switchyard's throughput over the bare proxy's, the pool proxy's and Portkey's, from the rounds;
+ * and, when the rounds ran the durable-billing floor, the floor's over the bare proxy's and
+ * Switchyard's over the floor's.
  */
 export function roundRatios(run: BenchRun): {
   bare?: RoundRatio;
+  pool?: RoundRatio;
   portkey?: RoundRatio;
   floorOfBare?: RoundRatio;
   ofFloor?: RoundRatio;
@@ -23,6 +25,7 @@ export function roundRatios(run: BenchRun): {
   if (!rounds) return {};
   return {
     bare: throughputRatio(rounds, 'switchyard', 'bare'),
+    pool: throughputRatio(rounds, 'switchyard', 'pool'),
     portkey: throughputRatio(rounds, 'switchyard', 'portkey'),
     floorOfBare: throughputRatio(rounds, 'floor', 'bare'),
     ofFloor: throughputRatio(rounds, 'switchyard', 'floor'),
@@ -47,6 +50,7 @@ export function roundsSection(run: BenchRun): string {
   const header = [
     'target',
     ...Array.from({ length: count }, (_, index) => `round ${index + 1}: req/s, CPU µs/req`),
+    'req/s: median (lowest–highest, spread)',
     'median CPU µs/req',
   ];
   const rows = names.map((name) => {
@@ -58,12 +62,21 @@ export function roundsSection(run: BenchRun): string {
       const failed = entry.failed > 0 ? `, ${entry.failed} failed` : '';
       return `${Math.round(entry.rps).toLocaleString('en-US')}, ${Math.round(cpu.perRound[entries.indexOf(entry)]!)}${failed}`;
     });
-    return [TARGET_LABELS[name], ...cells, String(Math.round(cpu.median))];
+    const swing = rateSwing(entries);
+    return [
+      TARGET_LABELS[name],
+      ...cells,
+      swing ? describeSwing(swing, '') : '—',
+      String(Math.round(cpu.median)),
+    ];
   });
   const ratios = roundRatios(run);
   const lines = [
+    ratios.pool
+      ? `Switchyard's throughput against the pool proxy: ${describeRatio(ratios.pool, 'percent')}.`
+      : '',
     ratios.bare
-      ? `Switchyard's throughput against the bare proxy: ${describeRatio(ratios.bare, 'percent')}.`
+      ? `${ratios.pool ? 'Against' : "Switchyard's throughput against"} the bare proxy: ${describeRatio(ratios.bare, 'percent')}.`
       : '',
     ratios.portkey ? `Against Portkey: ${describeRatio(ratios.portkey, 'times')}.` : '',
     ratios.floorOfBare

@@ -6,7 +6,7 @@ import { repositoryRoot } from './targets.ts';
 
 const us = (value: number) => `${value.toFixed(0)} µs`;
 
-/** The issue-12 line for the targets table: [target, this run, verdict]. */
+/** The sensitive-word check's line for the targets table: [target, this run, verdict]. */
 export function sensitiveWordsTargetRow(run: BenchRun): string[] {
   const result = run.sensitiveWords;
   if (!result)
@@ -21,7 +21,7 @@ export function sensitiveWordsTargetRow(run: BenchRun): string[] {
 export function sensitiveWordsSection(run: BenchRun): string | null {
   const result = run.sensitiveWords;
   if (!result) return null;
-  return `## Sensitive-word check (issue 12)
+  return `## Sensitive-word check
 
 The content policy's Aho–Corasick matcher (\`apps/server/src/content-policy\`) with
 ${result.words.toLocaleString('en-US')} words (60% Chinese of 2–4 characters, 40% English of 4–10 letters, seeded) over a
@@ -69,7 +69,7 @@ export function billingSection(run: BenchRun): string | null {
 What one relay call asks of SQLite, measured without HTTP (\`bench/src/micro/billing-bench.ts\`,
 ${result.calls.toLocaleString('en-US')} calls after a warm-up, CPU time of the process, pinned like the gateways): Switchyard's own
 \`BillingService\` and \`LogRepository\`, then the same statements prepared once without the query
-builder, then the shape issue 9 asks for (one conditional write for the reservation, one at
+builder, then the least a ledger could write (one conditional write for the reservation, one at
 settlement, counters batched per 200 calls; no ledger row). One call at a time pays a commit for
 its reservation and one for its settlement; with eight calls in flight they share the group
 commit's transactions (ADR-21), as under load. The share is of Switchyard's CPU per

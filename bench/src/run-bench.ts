@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: starts the mock upstream, the bare undici proxy, Switchyard and Portkey's
- * gateway as separate processes, drives each in turn from a separate load-generator process,
- * prints the results and writes them as Markdown (docs/benchmarks.md for a full run).
+ * `npm run bench`: starts the mock upstream, the bare proxy, Switchyard and Portkey's gateway as
+ * separate processes, drives each in turn from a separate load-generator process, then saturates
+ * them with the two other floors (pool proxy, durable-billing floor) in alternated rounds, prints
+ * the results and writes them as Markdown (docs/benchmarks.md for a full run).
  * Exits non-zero when a target cannot start, does not relay, or dies during the run.
  */
 import { execFileSync } from 'node:child_process';
@@ -44,6 +45,7 @@ import {
   startBareProxy,
   startLedgerProxy,
   startMock,
+  startPoolProxy,
   startPortkey,
   startSwitchyard,
   type Target,
@@ -323,6 +325,8 @@ async function startTarget(name: TargetName, config: BenchConfig, mock: Target, 
       return startSwitchyard(config, mock.url, cpus);
     case 'portkey':
       return startPortkey(mock.url, cpus);
+    case 'pool':
+      return startPoolProxy(mock.url, cpus);
     case 'floor':
       return startLedgerProxy(mock.url, cpus, '7');
   }

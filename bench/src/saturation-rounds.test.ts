@@ -82,6 +82,23 @@ describe('the gateways of the rounds', () => {
       'portkey',
     ]);
   });
+
+  it('adds the pool proxy when asked and Switchyard runs, before the durable-billing floor', () => {
+    const all = ['mock', 'bare', 'switchyard', 'portkey'] as const;
+    expect(roundTargets({ targets: all, poolInRounds: true, floorInRounds: true })).toEqual([
+      'bare',
+      'switchyard',
+      'portkey',
+      'pool',
+      'floor',
+    ]);
+    expect(
+      roundTargets({ targets: ['mock', 'switchyard'], poolInRounds: true, floorInRounds: true }),
+    ).toEqual(['switchyard', 'pool']);
+    expect(
+      roundTargets({ targets: ['mock', 'bare', 'portkey'], poolInRounds: true, floorInRounds: true }),
+    ).toEqual(['bare', 'portkey']);
+  });
 });
 
 describe('the report of the rounds', () => {
@@ -103,11 +120,28 @@ describe('the report of the rounds', () => {
   it('renders one row per gateway with each round and the median CPU per request', () => {
     const section = roundsSection(run);
     expect(section).toContain('## Saturation, alternated rounds');
-    expect(section).toMatch(/\| Switchyard\s+\|\s+2,700, 370 \|\s+2,500, 400, 3 failed \|\s+385 \|/);
-    expect(section).toMatch(/\| bare undici proxy\s+\|\s+6,000, 167 \|\s+5,000, 200 \|\s+183 \|/);
+    expect(section).toMatch(
+      /\| Switchyard\s+\|\s+2,700, 370 \|\s+2,500, 400, 3 failed \|\s+2,600 \(2,500–2,700, spread 8%\) \|\s+385 \|/,
+    );
+    expect(section).toMatch(
+      /\| bare proxy \(undici Agent, streamed\)\s+\|\s+6,000, 167 \|\s+5,000, 200 \|\s+5,500 \(5,000–6,000, spread 18%\) \|\s+183 \|/,
+    );
     expect(section).toContain("Switchyard's throughput against the bare proxy: 48% (rounds: 45%, 50%).");
     expect(section).toContain('Against Portkey: 4.85× (rounds: 4.50×, 5.21×).');
     expect(section).toContain('warms it up at saturation for 10 s');
+  });
+
+  it('names Switchyard against the pool proxy first when the rounds ran it', () => {
+    const withPool = {
+      ...run,
+      saturationRounds: { ...run.saturationRounds, pool: [entry(1, 9000), entry(2, 5000)] },
+    } as BenchRun;
+    expect(describeRatio(roundRatios(withPool).pool!, 'percent')).toBe('40% (rounds: 30%, 50%)');
+    const section = roundsSection(withPool);
+    expect(section).toContain(
+      "Switchyard's throughput against the pool proxy: 40% (rounds: 30%, 50%). Against the bare proxy: 48%",
+    );
+    expect(section).toMatch(/\| pool proxy \(undici Pool, buffered\)\s+\|\s+9,000, 0 \|/);
   });
 
   it('gives the floor against the bare proxy and Switchyard against the floor when the rounds ran it', () => {

@@ -1,6 +1,6 @@
 /**
- * Alternated saturation rounds: the throughput ratios (Switchyard against the bare
- * proxy and Portkey) from measurements taken seconds apart. The per-target phases run each
+ * Alternated saturation rounds: the throughput ratios (Switchyard against the two pass-through
+ * floors, the durable-billing floor and Portkey) from measurements taken seconds apart. The per-target phases run each
  * gateway for minutes before the next starts, and this machine's speed drifts in that time (by up
  * to half within a minute); here every round starts each gateway afresh,
  * keeps them all alive and saturates them in turn in short windows, and each ratio is taken
@@ -72,16 +72,19 @@ export function cpuPerRequest(entries: readonly SaturationRound[]): { perRound: 
 }
 
 /**
- * The gateways the rounds saturate: every target but the mock, and the durable-billing floor when
- * asked for and both the bare proxy and Switchyard run (its two ratios need them).
+ * The gateways the rounds saturate: every target but the mock; the buffered floor (pool-proxy.mjs)
+ * when asked for and Switchyard runs (its ratio needs it); and the durable-billing floor when asked
+ * for and both the bare proxy and Switchyard run (its two ratios need them).
  */
 export function roundTargets(config: {
   targets: readonly TargetName[];
+  poolInRounds?: boolean;
   floorInRounds: boolean;
 }): TargetName[] {
-  const names = config.targets.filter((name) => name !== 'mock' && name !== 'floor');
+  const names = config.targets.filter((name) => name !== 'mock' && name !== 'floor' && name !== 'pool');
+  const pool = (config.poolInRounds ?? false) && names.includes('switchyard');
   const floor = config.floorInRounds && names.includes('bare') && names.includes('switchyard');
-  return floor ? [...names, 'floor'] : names;
+  return [...names, ...(pool ? (['pool'] as const) : []), ...(floor ? (['floor'] as const) : [])];
 }
 
 /** The order gateways run in a round: rotated by one each round, so none is always first or last. */

@@ -1,6 +1,6 @@
 /**
- * The processes under test: the mock upstream (also the "direct" baseline), the bare undici
- * proxy, Switchyard (SQLite in a temporary directory, a token and a channel made through the
+ * The processes under test: the mock upstream (also the "direct" baseline), the two pass-through
+ * floors (the bare proxy, streamed; the pool proxy, buffered), the durable-billing floor, Switchyard (SQLite in a temporary directory, a token and a channel made through the
  * console API) and Portkey's gateway (OpenAI provider with a custom host pointing at the mock).
  * Each runs in its own process; a target that cannot start throws with its output.
  */
@@ -34,9 +34,10 @@ const json = { 'content-type': 'application/json' };
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   mock: 'mock upstream (direct)',
-  bare: 'bare undici proxy',
+  bare: 'bare proxy (undici Agent, streamed)',
   switchyard: 'Switchyard',
   portkey: 'Portkey gateway',
+  pool: 'pool proxy (undici Pool, buffered)',
   floor: 'durable-billing floor',
 };
 
@@ -110,6 +111,35 @@ export async function startBareProxy(
 }
 
 /**
+ * The buffered floor (pool-proxy.mjs): one undici Pool, request and answer read whole, nothing
+ * else. Saturated in the full run's alternated rounds (BENCH_POOL) and by `npm run ab`
+ * (`AB_TARGET=pool`).
+ */
+export async function startPoolProxy(
+  mockUrl: string,
+  cpus: string | null,
+  nodeArgs: readonly string[] = [],
+): Promise<Target> {
+  const { url, child } = await startProxyScript(
+    'pool proxy',
+    'pool-proxy.mjs',
+    '/__pool/health',
+    [],
+    mockUrl,
+    cpus,
+    nodeArgs,
+  );
+  return {
+    name: 'pool',
+    label: TARGET_LABELS.pool,
+    url,
+    process: child,
+    headers: { ...json, authorization: `Bearer ${UPSTREAM_KEY}` },
+    stop: () => child.stop(),
+  };
+}
+
+/**
  * The durable-billing floor (ledger-proxy.mjs): the bare proxy plus a key check, the body parsed,
  * a reservation and a settlement with one log row in SQLite per call. Saturated in the full run's
  * alternated rounds (BENCH_FLOOR) and by `npm run ab` (`AB_TARGET=ledger`, `ledger-2` for a log
@@ -143,7 +173,7 @@ export async function startLedgerProxy(
 
 /**
  * The gateway a measuring tool names (`AB_TARGET`, `PROFILE_TARGET`): `bare` the bare proxy,
- * `ledger` / `ledger-2` the durable-billing floor (seven or two log indexes), anything else
+ * `pool` the pool proxy, `ledger` / `ledger-2` the durable-billing floor (seven or two log indexes), anything else
  * Switchyard.
  */
 export function startNamedTarget(
@@ -154,6 +184,7 @@ export function startNamedTarget(
   nodeArgs: readonly string[] = [],
 ): Promise<Target> {
   if (kind === 'bare') return startBareProxy(mockUrl, cpus, nodeArgs);
+  if (kind === 'pool') return startPoolProxy(mockUrl, cpus, nodeArgs);
   if (kind === 'ledger' || kind === 'ledger-2') {
     return startLedgerProxy(mockUrl, cpus, kind === 'ledger' ? '7' : '2', nodeArgs);
   }

@@ -11,7 +11,8 @@
  * (10), AB_CONNECTIONS (64), AB_RATE (0 = saturation; a rate paces the load instead and the summary
  * compares client p99 latency), plus the bench's BENCH_SKIP_BUILD / BENCH_PIN. To compare builds, copy
  * `apps/server/dist` aside inside the repository (so its imports still resolve) and give a variant
- * `BENCH_SWITCHYARD_MAIN=apps/server/dist-before/main.js`; `AB_TARGET=bare` runs the bare proxy. Each
+ * `BENCH_SWITCHYARD_MAIN=apps/server/dist-before/main.js`; `AB_TARGET=bare` runs the bare proxy,
+ * `AB_TARGET=pool` the pool proxy (one undici Pool, bodies buffered). Each
  * line also gives the kernel (system) share of that CPU, the machine's TCP segments and the process's write and read system calls per
  * request (SQLite's WAL writes count as writes). `AB_TARGET=ledger` runs the durable-billing floor
  * (ledger-proxy.mjs: the bare proxy plus a key check, the body parsed and a reservation and a
