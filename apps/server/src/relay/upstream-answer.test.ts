@@ -223,7 +223,6 @@ describe('UpstreamClient.fetchAnswer', () => {
   });
 
   it("gives up on an upstream silent past the first-byte timeout, with undici's timeout error", async () => {
-    // A second or more: kept by the client's deadlines; under a second: undici's own timer.
     for (const ms of [1_000, 400]) {
       closed.length = 0;
       const startedAt = performance.now();

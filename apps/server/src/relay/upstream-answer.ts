@@ -2,7 +2,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { type Dispatcher, errors } from 'undici';
 import { type AbortSource, offAbort, onAbort } from './relay-abort.ts';
-import type { DeadlineKind, UpstreamDeadlines, WatchedCall } from './upstream-deadlines.ts';
 
 /**
  * An upstream answer: its body read whole (`text`, and `bytes`, what the upstream sent, kept to be
@@ -52,14 +51,13 @@ export async function readBodyText(body: Readable, limit = Number.POSITIVE_INFIN
  * Anything else (an event stream or binary answer after all) resolves at its headers with a
  * readable body fed with backpressure, as `request()` would give it. The call's abort cancels the
  * request at any point; a failure before the answer is resolved rejects, one after it destroys the
- * body. With `deadlines`, the first-byte and idle timeouts are kept there (undici's own are off):
- * one that runs out cancels the request with undici's own timeout error.
+ * body. The first-byte and idle timeouts are undici's own (the request's options).
  *
  * It implements undici's handler interface (`onRequestStart`, `onResponseStart`,
  * `onResponseData`, `onResponseEnd`, `onResponseError`): the controller it is given pauses,
  * resumes and aborts the request.
  */
-export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, WatchedCall {
+export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | null = null;
   private chunks: Buffer[] | null = null;
   private size = 0;
@@ -69,38 +67,19 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
   private headers: IncomingHttpHeaders = {};
   private settled = false;
   private readonly onAbortListener = () => this.controller?.abort(new errors.RequestAbortedError());
-  deadline = 0;
-  answering = false;
-  previousLinked: WatchedCall | null = null;
-  nextLinked: WatchedCall | null = null;
 
   constructor(
     private readonly signal: AbortSource,
     private readonly bufferWhen: BufferWhen,
     private readonly resolve: (answer: UpstreamAnswer) => void,
     private readonly reject: (error: Error) => void,
-    private readonly deadlines: UpstreamDeadlines | null = null,
-    private readonly firstByteMs = 0,
-    private readonly idleMs = 0,
   ) {
     if (!signal.aborted) onAbort(signal, this.onAbortListener);
-  }
-
-  expire(kind: DeadlineKind): void {
-    this.controller?.abort(
-      kind === 'first-byte' ? new errors.HeadersTimeoutError() : new errors.BodyTimeoutError(),
-    );
-  }
-
-  private stopListening(): void {
-    offAbort(this.signal, this.onAbortListener);
-    this.deadlines?.forget(this);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
     if (this.signal.aborted) controller.abort(new errors.RequestAbortedError());
-    else this.deadlines?.watch(this, this.firstByteMs);
   }
 
   onResponseStart(
@@ -111,22 +90,14 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
     if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
-    const deadlines = this.deadlines;
-    if (deadlines !== null) {
-      this.answering = true;
-      deadlines.touch(this, this.idleMs);
-    }
     if (statusCode >= 300 || this.bufferWhen(statusCode, headers)) {
       this.chunks = [];
       if (statusCode >= 300) this.limit = MAX_ERROR_BODY_BYTES;
       return;
     }
     const body = new Readable({
-      read: () => {
-        // Silence while the reader is behind is not the upstream's: the idle time starts over.
-        this.deadlines?.touch(this, this.idleMs);
-        controller.resume();
-      },
+      // undici's idle timer does not run while the request is paused for a slow reader.
+      read: () => controller.resume(),
       destroy: (error, callback) => {
         if (!this.settled) controller.abort(error ?? new errors.RequestAbortedError());
         callback(error);
@@ -137,7 +108,6 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.deadlines?.touch(this, this.idleMs);
     if (this.chunks !== null) {
       if (this.size < this.limit) this.chunks.push(chunk);
       this.size += chunk.length;
@@ -149,7 +119,7 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
 
   onResponseEnd(): void {
     this.settled = true;
-    this.stopListening();
+    offAbort(this.signal, this.onAbortListener);
     if (this.chunks !== null) {
       const chunks = this.chunks;
       // One chunk (the usual small answer) is read as it is: no copy.
@@ -171,7 +141,7 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     const wasSettled = this.settled;
     this.settled = true;
-    this.stopListening();
+    offAbort(this.signal, this.onAbortListener);
     if (this.body !== null) {
       if (!wasSettled) this.body.destroy(error);
       return;
