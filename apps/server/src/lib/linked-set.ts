@@ -1,11 +1,9 @@
 /**
  * A set of objects that link themselves (two fields of their own), for the hot path's sets with
- * an entry added and removed per relay call: the upstream calls waiting on their deadlines and
- * the reservations held open. A `Set` there kept its entries' objects (and what they reference)
- * alive through young-generation collections, so whole calls were promoted:
- * ~4.5 KB per call outlived a scavenge with a Set of upstream calls against ~0.9 KB with this list
- * (docs/decisions, ADR-32 and ADR-33). Adding and removing touch only the neighbours; there
- * is no table to grow, shrink or hash.
+ * an entry added and removed per relay call: the reservations held open. A `Set` there kept its
+ * entries' objects (and what they reference) alive through young-generation collections, so whole
+ * calls were promoted (docs/decisions, ADR-33). Adding and removing touch only the neighbours;
+ * there is no table to grow, shrink or hash.
  *
  * An object belongs to at most one LinkedSet at a time (the fields are shared). Objects made
  * elsewhere without the fields (undefined) count as not linked.

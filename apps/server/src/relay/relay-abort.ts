@@ -4,7 +4,8 @@ import { EventEmitter } from 'node:events';
  * The abort of one relay call: `abort()` when the client goes away; the upstream request (undici
  * takes an EventEmitter as its signal), the slot releases and the stream senders listen for
  * 'abort'. An emitter instead of an AbortController: the hot path makes one per call, and an
- * AbortSignal is an EventTarget whose creation and listeners cost several times more.
+ * AbortSignal is an EventTarget whose creation and listeners cost several times more (an
+ * AbortController per call read 1.11× the relay's CPU per request, ADR-42).
  */
 export class RelayAbort extends EventEmitter {
   /** Whether `abort()` has been called (once true, stays true). */

@@ -1,10 +1,7 @@
-/// <reference path="./undici-internals.d.ts" />
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { type Dispatcher, errors } from 'undici';
-import { headerNameToString } from 'undici/lib/core/util.js';
 import { type AbortSource, offAbort, onAbort } from './relay-abort.ts';
-import type { DeadlineKind, UpstreamDeadlines, WatchedCall } from './upstream-deadlines.ts';
 
 /**
  * An upstream answer: its body read whole (`text`, and `bytes`, what the upstream sent, kept to be
@@ -47,30 +44,6 @@ export async function readBodyText(body: Readable, limit = Number.POSITIVE_INFIN
 }
 
 /**
- * The header list undici hands a handler (name, value, name, value, … as bytes) as an object:
- * names in lower case, values read as Latin-1 (as HTTP/1.1 defines them), a repeated header as
- * an array of its values in order; what undici's own `parseHeaders` makes for its newer handler
- * callbacks. A header named `__proto__` is an own property, never the object's prototype. Names
- * go through undici's `headerNameToString`, which finds a well-known name's lower-case string by
- * its bytes without making one (undici-internals.d.ts).
- */
-export function headersOf(raw: ReadonlyArray<Buffer | string>): IncomingHttpHeaders {
-  const headers: Record<string, string | string[]> = {};
-  for (let index = 0; index + 1 < raw.length; index += 2) {
-    const name = headerNameToString(raw[index]!);
-    const value = raw[index + 1]!.toString('latin1');
-    const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
-    if (existing === undefined) {
-      if (name === '__proto__') {
-        Object.defineProperty(headers, name, { value, enumerable: true, configurable: true, writable: true });
-      } else headers[name] = value;
-    } else if (typeof existing === 'string') headers[name] = [existing, value];
-    else existing.push(value);
-  }
-  return headers;
-}
-
-/**
  * An undici dispatch handler for one upstream request of a relay call that expects a whole
  * answer (a non-stream call). An answer `bufferWhen` accepts (2xx JSON) and an error answer
  * (≥ 300, its first 64 KB) are collected into one string and resolved when complete, with no
@@ -78,17 +51,14 @@ export function headersOf(raw: ReadonlyArray<Buffer | string>): IncomingHttpHead
  * Anything else (an event stream or binary answer after all) resolves at its headers with a
  * readable body fed with backpressure, as `request()` would give it. The call's abort cancels the
  * request at any point; a failure before the answer is resolved rejects, one after it destroys the
- * body. With `deadlines`, the first-byte and idle timeouts are kept there (undici's own are off):
- * one that runs out cancels the request with undici's own timeout error.
+ * body. The first-byte and idle timeouts are undici's own (the request's options).
  *
- * It implements undici's first handler interface (`onConnect`, `onHeaders`, `onData`,
- * `onComplete`, `onError`), which undici calls directly: a handler with the newer callbacks is
- * wrapped per request in an adapter and a controller, and its headers and trailers parsed into
- * objects on the way (ADR-38).
+ * It implements undici's handler interface (`onRequestStart`, `onResponseStart`,
+ * `onResponseData`, `onResponseEnd`, `onResponseError`): the controller it is given pauses,
+ * resumes and aborts the request.
  */
-export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, WatchedCall {
-  private abortRequest: ((reason: Error) => void) | null = null;
-  private resumeRequest: (() => void) | null = null;
+export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | null = null;
   private chunks: Buffer[] | null = null;
   private size = 0;
   private limit = Number.POSITIVE_INFINITY;
@@ -96,91 +66,60 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
   private statusCode = 0;
   private headers: IncomingHttpHeaders = {};
   private settled = false;
-  private readonly onAbortListener = () => this.abort();
-  deadline = 0;
-  answering = false;
-  previousLinked: WatchedCall | null = null;
-  nextLinked: WatchedCall | null = null;
+  private readonly onAbortListener = () => this.controller?.abort(new errors.RequestAbortedError());
 
   constructor(
     private readonly signal: AbortSource,
     private readonly bufferWhen: BufferWhen,
     private readonly resolve: (answer: UpstreamAnswer) => void,
     private readonly reject: (error: Error) => void,
-    private readonly deadlines: UpstreamDeadlines | null = null,
-    private readonly firstByteMs = 0,
-    private readonly idleMs = 0,
   ) {
     if (!signal.aborted) onAbort(signal, this.onAbortListener);
   }
 
-  expire(kind: DeadlineKind): void {
-    this.abortRequest?.(
-      kind === 'first-byte' ? new errors.HeadersTimeoutError() : new errors.BodyTimeoutError(),
-    );
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) controller.abort(new errors.RequestAbortedError());
   }
 
-  private abort(): void {
-    this.abortRequest?.(new errors.RequestAbortedError());
-  }
-
-  private stopListening(): void {
-    offAbort(this.signal, this.onAbortListener);
-    this.deadlines?.forget(this);
-  }
-
-  onConnect(abort: (reason?: Error) => void): void {
-    this.abortRequest = abort;
-    if (this.signal.aborted) abort(new errors.RequestAbortedError());
-    else this.deadlines?.watch(this, this.firstByteMs);
-  }
-
-  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
-    if (statusCode < 200) return true;
-    const headers = headersOf(rawHeaders);
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    if (statusCode < 200) return;
     this.statusCode = statusCode;
     this.headers = headers;
-    const deadlines = this.deadlines;
-    if (deadlines !== null) {
-      this.answering = true;
-      deadlines.touch(this, this.idleMs);
-    }
     if (statusCode >= 300 || this.bufferWhen(statusCode, headers)) {
       this.chunks = [];
       if (statusCode >= 300) this.limit = MAX_ERROR_BODY_BYTES;
-      return true;
+      return;
     }
-    this.resumeRequest = resume;
     const body = new Readable({
-      read: () => {
-        // Silence while the reader is behind is not the upstream's: the idle time starts over.
-        this.deadlines?.touch(this, this.idleMs);
-        this.resumeRequest?.();
-      },
+      // undici's idle timer does not run while the request is paused for a slow reader.
+      read: () => controller.resume(),
       destroy: (error, callback) => {
-        if (!this.settled) this.abortRequest?.(error ?? new errors.RequestAbortedError());
+        if (!this.settled) controller.abort(error ?? new errors.RequestAbortedError());
         callback(error);
       },
     });
     this.body = body;
     this.resolve({ statusCode, headers, text: null, bytes: null, body });
-    return true;
   }
 
-  onData(chunk: Buffer): boolean {
-    this.deadlines?.touch(this, this.idleMs);
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.chunks !== null) {
       if (this.size < this.limit) this.chunks.push(chunk);
       this.size += chunk.length;
-      return true;
+      return;
     }
-    // false pauses the request until the body's reader asks for more (`read` resumes it).
-    return this.body === null || this.body.push(chunk);
+    // A full body pauses the request until its reader asks for more (`read` resumes it).
+    if (this.body !== null && !this.body.push(chunk)) controller.pause();
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.settled = true;
-    this.stopListening();
+    offAbort(this.signal, this.onAbortListener);
     if (this.chunks !== null) {
       const chunks = this.chunks;
       // One chunk (the usual small answer) is read as it is: no copy.
@@ -199,10 +138,10 @@ export class UpstreamAnswerHandler implements Dispatcher.DispatchHandler, Watche
     this.body?.push(null);
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     const wasSettled = this.settled;
     this.settled = true;
-    this.stopListening();
+    offAbort(this.signal, this.onAbortListener);
     if (this.body !== null) {
       if (!wasSettled) this.body.destroy(error);
       return;

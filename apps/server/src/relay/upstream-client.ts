@@ -3,7 +3,6 @@ import { Agent, type Dispatcher, errors } from 'undici';
 import type { Config } from '../config/env.ts';
 import type { AbortSource } from './relay-abort.ts';
 import { type BufferWhen, type UpstreamAnswer, UpstreamAnswerHandler } from './upstream-answer.ts';
-import { UpstreamDeadlines } from './upstream-deadlines.ts';
 import { UpstreamLimits } from './upstream-limits.ts';
 
 /** Per-channel overrides of the server-wide upstream timeouts, milliseconds (null = server default). */
@@ -16,56 +15,31 @@ export interface UpstreamTimeouts {
 /** Distinct connect timeouts that get their own pool; rarer values share the default pool. */
 const MAX_EXTRA_AGENTS = 16;
 
-/** Upstream URLs split as undici's `request(url)` splits them (see `targetOf`). */
-const MAX_CACHED_TARGETS = 1_000;
-const targets = new Map<string, { origin: string; path: string }>();
-
 /**
  * Origin and path of an upstream URL, as undici's top-level `request(url)` derives them (WHATWG
- * URL: origin, pathname + search). Channels call the same few URLs over and over, so the parse is
- * kept (bounded) instead of repeated per request.
+ * URL: origin, pathname + search).
  */
 export function targetOf(url: string): { origin: string; path: string } {
-  let target = targets.get(url);
-  if (target === undefined) {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new errors.InvalidArgumentError(
-        'Invalid URL protocol: the URL must start with `http:` or `https:`.',
-      );
-    }
-    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
-    if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
-    targets.set(url, target);
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new errors.InvalidArgumentError(
+      'Invalid URL protocol: the URL must start with `http:` or `https:`.',
+    );
   }
-  return target;
-}
-
-/** undici's options for an upstream request (its timeouts are the caller's to add). */
-function dispatchOptionsOf(upstream: UpstreamRequest): Dispatcher.DispatchOptions {
-  const { origin, path } = targetOf(upstream.url);
-  return {
-    origin,
-    path,
-    method: upstream.method as Dispatcher.HttpMethod,
-    headers: upstream.headers,
-    body: upstream.body,
-  };
+  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
 }
 
 /**
  * Sends upstream requests over undici Agents (a keep-alive pool per origin) with connect,
  * header (first byte) and body-idle timeouts, and the caller's abort signal so a client that goes
- * away cancels the upstream call. A channel's own first-byte and idle timeouts apply per request;
- * a connect timeout of its own gets a separate pool (undici sets it per pool). The pools have no
- * first-byte or idle timeout of their own: a streamed request gives undici its two, a whole
- * answer's are kept by `deadlines` (one clock for all calls, ADR-32).
+ * away cancels the upstream call. Every request gives undici its first-byte and idle timeouts
+ * (the channel's own or the server's); a connect timeout of its own gets a separate pool (undici
+ * sets it per pool).
  * `limits` counts the requests in flight (RELAY_MAX_CONCURRENCY and channel caps).
  */
 export class UpstreamClient {
   private readonly agent: Agent;
   private readonly agentsByConnectTimeout = new Map<number, Agent>();
-  private readonly deadlines = new UpstreamDeadlines();
   readonly limits: UpstreamLimits;
 
   constructor(
@@ -73,10 +47,7 @@ export class UpstreamClient {
       Config,
       'relayTimeoutSeconds' | 'streamingTimeoutSeconds' | 'upstreamConnectTimeoutSeconds'
     > &
-      Partial<Pick<Config, 'relayMaxConcurrency'>> & {
-        /** Whole answers' timeouts on undici's timers per request, as before ADR-32 (micro-benchmark). */
-        undiciTimers?: boolean;
-      },
+      Partial<Pick<Config, 'relayMaxConcurrency'>>,
   ) {
     this.agent = this.createAgent(config.upstreamConnectTimeoutSeconds * 1000);
     this.limits = new UpstreamLimits(config.relayMaxConcurrency ?? null);
@@ -91,7 +62,7 @@ export class UpstreamClient {
       connections: null,
       pipelining: 1,
       connect: { timeout: connectTimeoutMs },
-      // Off for the pool (0): every request brings its own (see `send` and `fetchAnswer`).
+      // Off for the pool (0): every request brings its own (see `optionsOf`).
       headersTimeout: 0,
       bodyTimeout: 0,
     });
@@ -116,11 +87,8 @@ export class UpstreamClient {
     signal: AbortSource,
     timeouts?: UpstreamTimeouts,
   ): Promise<Dispatcher.ResponseData> {
-    const options: Dispatcher.RequestOptions = dispatchOptionsOf(upstream);
+    const options: Dispatcher.RequestOptions = this.optionsOf(upstream, timeouts);
     options.signal = signal;
-    // undici's own timers.
-    options.headersTimeout = this.firstByteMsOf(timeouts);
-    options.bodyTimeout = this.idleMsOf(timeouts);
     return this.agentFor(timeouts?.connectTimeoutMs ?? null).request(options);
   }
 
@@ -135,35 +103,28 @@ export class UpstreamClient {
     timeouts: UpstreamTimeouts | undefined,
     bufferWhen: BufferWhen,
   ): Promise<UpstreamAnswer> {
-    const options = dispatchOptionsOf(upstream);
+    const options = this.optionsOf(upstream, timeouts);
     const agent = this.agentFor(timeouts?.connectTimeoutMs ?? null);
-    const firstByteMs = this.firstByteMsOf(timeouts);
-    const idleMs = this.idleMsOf(timeouts);
-    const watched =
-      this.config.undiciTimers !== true &&
-      (firstByteMs === 0 || UpstreamDeadlines.watches(firstByteMs)) &&
-      UpstreamDeadlines.watches(idleMs);
-    if (!watched) {
-      // Under a second: undici's exact timers, not the coarse clock.
-      options.headersTimeout = firstByteMs;
-      options.bodyTimeout = idleMs;
-    }
     return new Promise((resolve, reject) => {
-      agent.dispatch(
-        options,
-        watched
-          ? new UpstreamAnswerHandler(
-              signal,
-              bufferWhen,
-              resolve,
-              reject,
-              this.deadlines,
-              firstByteMs || Number.POSITIVE_INFINITY,
-              idleMs,
-            )
-          : new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject),
-      );
+      agent.dispatch(options, new UpstreamAnswerHandler(signal, bufferWhen, resolve, reject));
     });
+  }
+
+  /** undici's options for an upstream request, with its first-byte and idle timeouts. */
+  private optionsOf(
+    upstream: UpstreamRequest,
+    timeouts: UpstreamTimeouts | undefined,
+  ): Dispatcher.DispatchOptions {
+    const { origin, path } = targetOf(upstream.url);
+    return {
+      origin,
+      path,
+      method: upstream.method as Dispatcher.HttpMethod,
+      headers: upstream.headers,
+      body: upstream.body,
+      headersTimeout: this.firstByteMsOf(timeouts),
+      bodyTimeout: this.idleMsOf(timeouts),
+    };
   }
 
   /** A request's first-byte timeout, ms: the channel's own, else RELAY_TIMEOUT's (0 = no limit). */
@@ -177,7 +138,6 @@ export class UpstreamClient {
   }
 
   async close(): Promise<void> {
-    this.deadlines.close();
     await Promise.all([this.agent, ...this.agentsByConnectTimeout.values()].map((agent) => agent.close()));
   }
 }
