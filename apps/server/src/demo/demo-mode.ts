@@ -27,7 +27,7 @@ export function isDemoRequested(argv: readonly string[], env: NodeJS.ProcessEnv)
 export async function startDemo(app: FastifyInstance): Promise<{ url: string; channelId: number }> {
   const { startMockUpstream } = await import('@switchyard/mock-upstream');
   const mock = await startMockUpstream({ recordLimit: 0 });
-  app.services.closers.push(() => mock.close());
+  app.services.lifecycle.register('demo-upstream', { close: () => mock.close() });
   const { channels, database, bus } = app.services;
   const existing = await database.db
     .selectFrom('channels')
