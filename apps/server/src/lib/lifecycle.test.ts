@@ -167,7 +167,7 @@ describe('Lifecycle', () => {
     expect(() => lifecycle.register('late', { close: () => undefined })).toThrow(/closing/);
     await first;
     expect(closed).toEqual(['relay', 'databases']);
-    expect(reported).toEqual([{ order: ['relay', 'databases'] }]);
+    expect(reported).toEqual([{ order: ['relay', 'databases'], registered: ['databases', 'relay'] }]);
   });
 
   it('still closes what it opened when a need names a subsystem never registered', async () => {

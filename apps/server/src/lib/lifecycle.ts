@@ -124,7 +124,7 @@ export class Lifecycle<Name extends string = string> {
   private async closeAll(log: LifecycleLog): Promise<void> {
     // Not `closeOrder()`: a start that failed on a misspelt need still closes what it opened.
     const order = this.order();
-    log.info({ order }, 'closing subsystems');
+    log.info({ order, registered: this.registered() }, 'closing subsystems');
     for (const name of order) {
       try {
         await this.subsystems.get(name)!.close();
