@@ -13,6 +13,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { OptionStore } from './options/option-store.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';
 import type { RelayRuntime } from './relay/relay-runtime.ts';
+import type { AppLifecycle } from './start/subsystems.ts';
 
 /**
  * Everything route handlers and services need, built once at start-up and decorated onto the
@@ -44,8 +45,11 @@ export interface AppServices {
   /** ModelRequestRateLimit: Redis, else the database on PostgreSQL/MySQL, else memory (ADR-19). */
   modelRateLimiter: RateLimiter;
   relay: RelayRuntime;
-  /** Things to stop on shutdown after the server stops accepting requests, in order. */
-  closers: Array<() => Promise<void> | void>;
+  /**
+   * The subsystems' closes (start/subsystems.ts): run once the server stops taking requests, in
+   * the order their declared needs give. A late subsystem (the demo's mock) registers here too.
+   */
+  lifecycle: AppLifecycle;
 }
 
 declare module 'fastify' {

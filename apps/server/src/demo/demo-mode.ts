@@ -1,4 +1,6 @@
+import type { MockUpstream } from '@switchyard/mock-upstream';
 import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../app-services.ts';
 
 /** Tag of the demo channel: how a later `--demo` start finds the channel it created before. */
 export const DEMO_CHANNEL_TAG = 'switchyard-demo';
@@ -13,6 +15,9 @@ export const DEMO_MODELS = [
   'text-embedding-3-small',
 ];
 
+/** The mocks each app started (one close, `demo-upstream`, stops them all with the app). */
+const mocksOf = new WeakMap<AppServices, MockUpstream[]>();
+
 /** `npm start -- --demo` or SWITCHYARD_DEMO=true. */
 export function isDemoRequested(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
   return argv.includes('--demo') || env.SWITCHYARD_DEMO === 'true' || env.SWITCHYARD_DEMO === '1';
@@ -22,12 +27,24 @@ export function isDemoRequested(argv: readonly string[], env: NodeJS.ProcessEnv)
  * Offline demo: starts the project's mock upstream inside this process (loopback, a free port)
  * and points a clearly labelled channel at it, creating the channel on the first demo start and
  * updating its address on later ones. Everything else is the real gateway: tokens, billing, logs.
- * Returns the mock's URL; the mock stops when the app closes.
+ * Returns the mock's URL; the mock stops when the app closes (a second start in the same app, as
+ * the tests make, keeps both until then).
  */
 export async function startDemo(app: FastifyInstance): Promise<{ url: string; channelId: number }> {
   const { startMockUpstream } = await import('@switchyard/mock-upstream');
   const mock = await startMockUpstream({ recordLimit: 0 });
-  app.services.closers.push(() => mock.close());
+  let mocks = mocksOf.get(app.services);
+  if (!mocks) {
+    const started: MockUpstream[] = [];
+    app.services.lifecycle.register('demo-upstream', {
+      close: async () => {
+        await Promise.all(started.map((each) => each.close()));
+      },
+    });
+    mocksOf.set(app.services, started);
+    mocks = started;
+  }
+  mocks.push(mock);
   const { channels, database, bus } = app.services;
   const existing = await database.db
     .selectFrom('channels')

@@ -7,7 +7,8 @@ import type { LogRepository, NewLog } from '../db/repositories/log-repository.ts
  * `intervalMs` or when `batchSize` rows are waiting. `flush()` drains the queue (shutdown, tests).
  * A failed insert is retried once with the next batch; rows are never silently dropped while the
  * process lives. Consume log rows of settled calls do not come here: the settlement writer
- * (`settlements`) writes them with their counters; `flush()` and `close()` drain it too.
+ * (`settlements`) writes them with their counters; `flush()` drains it too. `close()` does not:
+ * the settlement writer closes itself, after this writer (start/subsystems.ts).
  */
 export class LogWriter {
   private queue: NewLog[] = [];
@@ -56,10 +57,9 @@ export class LogWriter {
     await this.flushing;
   }
 
-  /** Stops the timers and writes what is left. */
+  /** Stops the timer and writes the rows left. */
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await this.settlements?.close();
     await this.flushRows();
     if (this.queue.length > 0) await this.flushRows();
   }

@@ -16,6 +16,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { QuotaNotifier } from '../notifications/quota-notifier.ts';
 import type { OptionStore } from '../options/option-store.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import type { AppLifecycle } from '../start/subsystems.ts';
 import { createProviderSettingsSource } from './provider-settings.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { SettlementsInFlight } from './settlements-in-flight.ts';
@@ -38,17 +39,28 @@ interface RelayDependencies {
   options: OptionStore;
   mailer: Mailer;
   rateLimiter: RateLimiter;
+  /** Where the relay and its writers register their closes. */
+  lifecycle: AppLifecycle;
 }
+
+/** How long shutdown waits for the calls' open reservations once connections are closed. */
+const RESERVATION_DRAIN_MS = 5_000;
 
 /**
  * Builds the relay's caches and clients, loads the channel index, and keeps everything current:
  * change-bus events invalidate tokens and users and rebuild the index (coalesced), and a timer
  * rebuilds it every SYNC_FREQUENCY for changes made by other nodes without Redis.
- * Returns the runtime and a function that stops it (flushing queued logs).
+ *
+ * Registers four subsystems, each closing once what needs it has closed (lib/lifecycle.ts):
+ * - `relay`: waits (up to 5 s) until the calls' reservations (relay and task routes) are settled
+ *   or refunded, then for the settlements still running, flushes queued logs and closes the
+ *   upstream connections. It needs everything below, the bus and the limiters.
+ * - `ledger` (the billing service): stops retrying refused settlements and refunds.
+ * - `log-writer`: writes the log rows left (its flush also writes the settlement writer's queue).
+ * - `settlement-writer`: writes the last batch: consume log rows and usage counters. It needs
+ *   `node-instance`, whose row must outlive this process's ledger rows.
  */
-export async function createRelayRuntime(
-  deps: RelayDependencies,
-): Promise<{ runtime: RelayRuntime; stop: () => Promise<void> }> {
+export async function createRelayRuntime(deps: RelayDependencies): Promise<RelayRuntime> {
   // Load the tokenizer tables now, not on the first request (about 0.8 s and 70 MB).
   preloadTokenizers();
   const settlements = new SettlementWriter({
@@ -58,6 +70,12 @@ export async function createRelayRuntime(
     batchSize: deps.ledgerTiming.batchSize,
     intervalMs: deps.ledgerTiming.flushMs,
   });
+  deps.lifecycle.register('settlement-writer', {
+    needs: ['node-instance'],
+    close: () => settlements.close(),
+  });
+  const logWriter = new LogWriter(deps.logs, deps.log, 200, 500, settlements);
+  deps.lifecycle.register('log-writer', { needs: ['settlement-writer'], close: () => logWriter.close() });
   const channelIndex = new ChannelIndex(() => deps.channels.listEnabledForIndex());
   await channelIndex.rebuild();
   const runtime: RelayRuntime = {
@@ -74,7 +92,7 @@ export async function createRelayRuntime(
       log: deps.log,
     }),
     upstream: new UpstreamClient(deps.config),
-    logWriter: new LogWriter(deps.logs, deps.log, 200, 500, settlements),
+    logWriter,
     quotaNotifier: new QuotaNotifier(deps, deps.log),
     providerSettings: createProviderSettingsSource(deps.options),
     fetch: globalThis.fetch,
@@ -104,13 +122,22 @@ export async function createRelayRuntime(
   });
   const timer = setInterval(rebuild, deps.config.syncFrequencySeconds * 1000);
   timer.unref();
-  return {
-    runtime,
-    stop: async () => {
+  deps.lifecycle.register('ledger', {
+    needs: ['settlement-writer', 'node-instance'],
+    close: () => runtime.billing.close(),
+  });
+  deps.lifecycle.register('relay', {
+    needs: ['ledger', 'log-writer', 'settlement-writer', 'quota-data', 'bus', 'rate-limiter'],
+    close: async () => {
       clearInterval(timer);
+      if (!(await runtime.billing.whenIdle(RESERVATION_DRAIN_MS))) {
+        deps.log.warn(
+          'reservations still open at shutdown; the master reconciles them once this process is gone',
+        );
+      }
       await runtime.drain();
-      await runtime.logWriter.close();
       await runtime.upstream.close();
     },
-  };
+  });
+  return runtime;
 }

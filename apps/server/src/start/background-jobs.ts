@@ -1,0 +1,51 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppServices } from '../app-services.ts';
+import { startChannelMonitor } from '../channels/channel-monitor.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
+import { QuotaDataRepository } from '../logs/quota-data-repository.ts';
+import type { OptionStore } from '../options/option-store.ts';
+import { startTaskPoller } from '../tasks/task-poller.ts';
+import type { AppLifecycle } from './subsystems.ts';
+
+/**
+ * Dashboard data (quota_data), accumulated in memory and written every DataExportInterval
+ * minutes: `quota-data`. The relay records into it, so its last write comes after the relay's.
+ */
+export function startQuotaData(
+  database: DatabaseHandle,
+  options: OptionStore,
+  lifecycle: AppLifecycle,
+  log: FastifyBaseLogger,
+): QuotaDataRecorder {
+  const quotaData = new QuotaDataRecorder(new QuotaDataRepository(database), log);
+  quotaData.start(() => options.getNumber('DataExportInterval'));
+  lifecycle.register('quota-data', { close: () => quotaData.stop() });
+  return quotaData;
+}
+
+/**
+ * The timers that need the whole app:
+ * - `channel-monitor`: periodic channel tests and balance updates on the master; stopping also
+ *   waits for scheduled channel health changes, which every node makes (the channel index, log rows).
+ * - `task-poller`: drawing and music task polling (master only, unless UPDATE_TASK=false); it
+ *   refunds failed tasks through the ledger and writes log rows.
+ * - `option-sync`: every SYNC_FREQUENCY, options are read again (changes made by other nodes
+ *   without Redis).
+ */
+export function startBackgroundJobs(services: AppServices, lifecycle: AppLifecycle, log: FastifyBaseLogger) {
+  const timers = services.config.nodeType === 'master';
+  lifecycle.register('channel-monitor', {
+    needs: ['relay', 'log-writer', 'bus'],
+    close: startChannelMonitor(services, log, { timers }),
+  });
+  lifecycle.register('task-poller', {
+    needs: ['ledger', 'log-writer', 'bus'],
+    close: startTaskPoller(services, log, { timers }),
+  });
+  const sync = setInterval(() => {
+    services.options.reload().catch((error: unknown) => log.warn({ err: error }, 'option sync failed'));
+  }, services.config.syncFrequencySeconds * 1000);
+  sync.unref();
+  lifecycle.register('option-sync', { close: () => clearInterval(sync) });
+}
