@@ -55,9 +55,10 @@ import {
   type RateLimiter,
 } from './rate-limit/rate-limiter.ts';
 import { createRelayRuntime } from './relay/create-relay-runtime.ts';
+import { injectThrough } from './relay/lane/inject-through-lane.ts';
 import { RelayLane } from './relay/lane/relay-lane.ts';
-import { serverWithLane } from './relay/lane/server-with-lane.ts';
-import { relayRoutes } from './relay/relay-routes.ts';
+import { frontDoor, serverWithLane } from './relay/lane/server-with-lane.ts';
+import { registerRelayRoutes } from './relay/relay-routes.ts';
 import { startTaskPoller } from './tasks/task-poller.ts';
 import { taskRelayRoutes } from './tasks/task-relay-routes.ts';
 import { VERSION } from './version.ts';
@@ -79,10 +80,15 @@ function defaultWebDist(config: Config): string | null {
 
 /** Builds the whole application: database, migrations, caches, plugins and routes. */
 export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
-  // The hot relay routes are served before Fastify's router (relay/lane/relay-lane.ts, ADR-27).
+  // Every relay route is served by the relay lane, before Fastify (relay/lane/relay-lane.ts,
+  // ADR-27); the server and `inject` share one front door.
   const lane = new RelayLane();
+  let door: ReturnType<typeof frontDoor> | undefined;
   const app = Fastify({
-    serverFactory: (handler, options) => serverWithLane(lane, handler, options),
+    serverFactory: (handler, options) => {
+      door = frontDoor(lane, handler);
+      return serverWithLane(door, options);
+    },
     logger: loggerOptions(config.logLevel, logger),
     genReqId: createRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -280,7 +286,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     });
   }
   await app.register(registerConsoleRoutes, { prefix: '/api' });
-  await app.register(relayRoutes, { lane });
+  registerRelayRoutes(app, lane);
   await app.register(taskRelayRoutes);
   await app.register(observabilityRoutes);
   if (webDist) {
@@ -298,5 +304,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     if (app.services.logDatabase !== app.services.database) await app.services.logDatabase.destroy();
   });
   lane.open(app, warnUntrustedForward);
+  app.decorate('relayLane', lane);
+  injectThrough(app, door!);
   return app;
 }

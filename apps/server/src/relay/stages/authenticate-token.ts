@@ -1,10 +1,17 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { ErrorCode, Role, TokenStatus, UserStatus } from '@switchyard/shared';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
-import type { RelayRequest } from '../relay-exchange.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import type { CachedUser } from '../token-cache.ts';
+
+/** What token authentication reads of a request: a relay request, or Fastify's on the task routes. */
+export interface KeyedRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly query: unknown;
+  readonly ip: string;
+}
 
 const tokenError = (message: string, status = 401) =>
   new GatewayError(ErrorCode.TokenInvalid, message, { status, type: 'switchyard_error' });
@@ -13,7 +20,7 @@ const tokenError = (message: string, status = 401) =>
  * The API key a relay client sent: `Authorization: Bearer`, `x-api-key` (Anthropic clients),
  * `x-goog-api-key` or the `key` query parameter (Gemini clients).
  */
-export function readRelayKey(request: RelayRequest): string {
+export function readRelayKey(request: KeyedRequest): string {
   const authorization = request.headers.authorization;
   let key = '';
   if (typeof authorization === 'string')
@@ -93,7 +100,7 @@ export interface AuthenticatedCaller {
  * thrown then, else the promise rejects with it.
  */
 export function authenticateToken(
-  request: RelayRequest,
+  request: KeyedRequest,
   runtime: RelayRuntime,
   markStatus: (tokenId: number, status: number) => void,
 ): AuthenticatedCaller | Promise<AuthenticatedCaller> {
@@ -111,7 +118,7 @@ export function authenticateToken(
 }
 
 function checkToken(
-  request: RelayRequest,
+  request: KeyedRequest,
   runtime: RelayRuntime,
   markStatus: (tokenId: number, status: number) => void,
   token: TokenRow | null,
@@ -137,7 +144,7 @@ function checkToken(
 }
 
 function checkUser(
-  request: RelayRequest,
+  request: KeyedRequest,
   token: TokenRow,
   user: CachedUser | null,
   channelId: number | null,

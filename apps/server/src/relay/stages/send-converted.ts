@@ -9,8 +9,8 @@ import {
   UpstreamError,
   type Usage,
 } from '@switchyard/relay-kit';
+import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayContext } from '../relay-context.ts';
-import type { RelayReply } from '../relay-exchange.ts';
 import { readBodyText } from '../upstream-answer.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import { type AttemptSuccess, bodyCutFailure, toRelayFailure } from './run-attempts.ts';

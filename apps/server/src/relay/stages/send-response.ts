@@ -8,8 +8,8 @@ import {
 } from '@switchyard/relay-kit';
 import { setAddedTimeHeader } from '../../observability/added-time.ts';
 import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
+import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayContext } from '../relay-context.ts';
-import type { RelayReply } from '../relay-exchange.ts';
 import { releaseWhenDone } from '../upstream-limits.ts';
 import { isEventStream, isJson } from './answer-shape.ts';
 import type { BodyRelay } from './body-pump.ts';
