@@ -60,7 +60,7 @@ import { RelayLane } from './relay/lane/relay-lane.ts';
 import { frontDoor, serverWithLane } from './relay/lane/server-with-lane.ts';
 import { registerRelayRoutes } from './relay/relay-routes.ts';
 import { startTaskPoller } from './tasks/task-poller.ts';
-import { taskRelayRoutes } from './tasks/task-relay-routes.ts';
+import { registerTaskRelayRoutes } from './tasks/task-relay-routes.ts';
 import { VERSION } from './version.ts';
 
 export interface BuildAppOptions {
@@ -287,7 +287,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   }
   await app.register(registerConsoleRoutes, { prefix: '/api' });
   registerRelayRoutes(app, lane);
-  await app.register(taskRelayRoutes);
+  registerTaskRelayRoutes(app, lane);
   await app.register(observabilityRoutes);
   if (webDist) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, maxAge: '7d', index: false });

@@ -18,9 +18,13 @@ export type RelayHandler = (request: RelayRequest, reply: RelayReply) => Promise
 /** A check before the body is read (the playground's session); it throws to refuse. */
 export type RelayGuard = (request: RelayRequest, reply: RelayReply) => Promise<void>;
 
+/** Answers the errors of a route's own wire shape (the task routes'); false leaves one to `sendError`. */
+export type OwnErrors = (error: unknown, reply: RelayReply) => boolean;
+
 interface LaneRoute {
   handler: RelayHandler;
   guard: RelayGuard | undefined;
+  ownErrors: OwnErrors | undefined;
   /** What the request's `routeOptions` answers, made once per route. */
   routeOptions: { readonly config: RelayRouteConfig };
 }
@@ -62,7 +66,7 @@ interface OpenLane {
  * the route's guard, the relay body limit (any content type, kept as raw bytes), errors through
  * the app's `sendError`, the request counter and duration metric, the request log lines at
  * `info`. A request no relay route matches is Fastify's (the API, the console, static files,
- * observability, task routes, and every 404).
+ * observability, and every 404).
  */
 export class RelayLane {
   private readonly router = new RelayRouter<LaneRoute>();
@@ -73,11 +77,12 @@ export class RelayLane {
     methods: readonly string[],
     path: string,
     handler: RelayHandler,
-    options: { config: RelayRouteConfig; guard?: RelayGuard },
+    options: { config: RelayRouteConfig; guard?: RelayGuard; ownErrors?: OwnErrors },
   ): void {
     this.router.add(methods, path, {
       handler,
       guard: options.guard,
+      ownErrors: options.ownErrors,
       routeOptions: { config: options.config },
     });
   }
@@ -143,7 +148,10 @@ export class RelayLane {
     const id = createRequestId();
     const log = lazyChildLoggerFactory.call(app, app.log, { reqId: id }, {});
     const request = new RelayRequest(raw, id, ready.clientAddress(raw), log, app, route.routeOptions, params);
-    const fail = (error: unknown) => sendError(error, request, reply);
+    const { ownErrors } = route;
+    const fail = (error: unknown) => {
+      if (ownErrors === undefined || reply.sent || !ownErrors(error, reply)) sendError(error, request, reply);
+    };
     const reply = new RelayReply(res, request, startedAt, fail);
     reply.header('X-Oneapi-Request-Id', id);
     ready.checkForwarded(raw);
