@@ -81,7 +81,7 @@ function defaultWebDist(config: Config): string | null {
 /** Builds the whole application: database, migrations, caches, plugins and routes. */
 export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
   // Every relay route is served by the relay lane, before Fastify (relay/lane/relay-lane.ts,
-  // ADR-27); the server and `inject` share one front door.
+  // ADR-42); the server and `inject` share one front door.
   const lane = new RelayLane();
   let door: ReturnType<typeof frontDoor> | undefined;
   const app = Fastify({

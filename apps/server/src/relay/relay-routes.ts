@@ -37,7 +37,7 @@ const NOT_IMPLEMENTED = [
 ];
 
 /**
- * The relay routes, all served by the relay lane (ADR-27): OpenAI, Anthropic and Gemini calls,
+ * The relay routes, all served by the relay lane (ADR-42): OpenAI, Anthropic and Gemini calls,
  * token counts, model lists, the playground and the endpoints answered "not implemented". The
  * lane keeps each body's raw bytes (for byte-exact forwarding, JSON and multipart alike) under
  * the relay body limit.

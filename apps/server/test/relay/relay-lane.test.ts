@@ -13,7 +13,7 @@ import {
 } from './relay-support.ts';
 
 /**
- * The relay lane (ADR-27) is the one front door of every relay route, before Fastify, for a
+ * The relay lane (ADR-42) is the one front door of every relay route, before Fastify, for a
  * request over a socket and for `inject` alike. These tests hold it to what the app answers
  * everywhere: the same answers and envelopes, the request id header, the relay body limit, the
  * client address under TRUSTED_PROXIES, metrics and request logs; and they check that it really

@@ -60,7 +60,7 @@ interface OpenLane {
 }
 
 /**
- * The relay lane: the one front door of every relay route (ADR-27, docs/decisions), served
+ * The relay lane: the one front door of every relay route (ADR-42, docs/decisions), served
  * straight from Node's request and response. Every relay request passes here, and here only:
  * the request id and its X-Oneapi-Request-Id header, the client address under TRUSTED_PROXIES,
  * the route's guard, the relay body limit (any content type, kept as raw bytes), errors through

@@ -1,14 +1,10 @@
 import { TokenStatus } from '@switchyard/shared';
 import { describe, expect, it } from 'vitest';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
+import type { RelayRequest } from '../lane/relay-request.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import { TokenCache } from '../token-cache.ts';
-import {
-  authenticateToken,
-  isAddressAllowed,
-  type KeyedRequest,
-  parseRelayKey,
-} from './authenticate-token.ts';
+import { authenticateToken, isAddressAllowed, parseRelayKey } from './authenticate-token.ts';
 
 const token = (allow_ips: string) => ({ allow_ips }) as TokenRow;
 
@@ -57,7 +53,7 @@ describe('authenticateToken', () => {
   } as unknown as TokenRow;
   const user = { id: 3, username: 'ann', role: 10, status: 1, group: 'default', deleted: false, setting: '' };
   const request = (authorization: string) =>
-    ({ headers: { authorization }, ip: '127.0.0.1', query: {} }) as unknown as KeyedRequest;
+    ({ headers: { authorization }, ip: '127.0.0.1', query: {} }) as unknown as RelayRequest;
   const runtimeWith = (cache: TokenCache) => ({ tokenCache: cache }) as unknown as RelayRuntime;
   const noMark = () => undefined;
 

@@ -1,17 +1,10 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { BlockList, isIP } from 'node:net';
 import { ErrorCode, Role, TokenStatus, UserStatus } from '@switchyard/shared';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
+import type { RelayRequest } from '../lane/relay-request.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import type { CachedUser } from '../token-cache.ts';
-
-/** What token authentication reads of a request: a relay request, or Fastify's on the task routes. */
-export interface KeyedRequest {
-  readonly headers: IncomingHttpHeaders;
-  readonly query: unknown;
-  readonly ip: string;
-}
 
 const tokenError = (message: string, status = 401) =>
   new GatewayError(ErrorCode.TokenInvalid, message, { status, type: 'switchyard_error' });
@@ -20,7 +13,7 @@ const tokenError = (message: string, status = 401) =>
  * The API key a relay client sent: `Authorization: Bearer`, `x-api-key` (Anthropic clients),
  * `x-goog-api-key` or the `key` query parameter (Gemini clients).
  */
-export function readRelayKey(request: KeyedRequest): string {
+export function readRelayKey(request: RelayRequest): string {
   const authorization = request.headers.authorization;
   let key = '';
   if (typeof authorization === 'string')
@@ -30,10 +23,7 @@ export function readRelayKey(request: KeyedRequest): string {
     const value = request.headers[header];
     if (typeof value === 'string') key = value;
   }
-  if (key.trim() === '') {
-    const query = request.query as Record<string, unknown> | undefined;
-    if (typeof query?.key === 'string') key = query.key;
-  }
+  if (key.trim() === '' && typeof request.query.key === 'string') key = request.query.key;
   return key.trim();
 }
 
@@ -98,7 +88,7 @@ export interface AuthenticatedCaller {
  * refused, and their status is persisted off the response path.
  */
 export async function authenticateToken(
-  request: KeyedRequest,
+  request: RelayRequest,
   runtime: RelayRuntime,
   markStatus: (tokenId: number, status: number) => void,
 ): Promise<AuthenticatedCaller> {
@@ -134,7 +124,7 @@ function checkToken(
 }
 
 function checkUser(
-  request: KeyedRequest,
+  request: RelayRequest,
   token: TokenRow,
   user: CachedUser | null,
   channelId: number | null,

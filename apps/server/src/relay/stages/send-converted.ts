@@ -128,7 +128,7 @@ function sendConvertedEmbeddings(
 
 /**
  * Sends a whole (non-stream) answer, then reports the call's outcome. The body is handed to the
- * socket within `send` (the reply's onSend hooks are synchronous), so the call is settled right
+ * socket within `send` (one `writeHead` and `end`), so the call is settled right
  * after it, with no listener kept per call.
  */
 export function sendWhole(

@@ -27,7 +27,7 @@ const MALFORMED_EVENT_ERROR = {
 
 /**
  * Stage 7: sends the upstream answer in the client's protocol (same protocol: pass-through).
- * Resolves once the response is handed to Fastify; `done` runs with the call's outcome when the
+ * Resolves once the response is handed to the reply; `done` runs with the call's outcome when the
  * body is fully written or the client went away, so billing happens off the response path.
  */
 export function sendResponse(
