@@ -55,6 +55,8 @@ export interface AppServices {
 declare module 'fastify' {
   interface FastifyInstance {
     services: AppServices;
+    /** The relay lane: the front door of every relay route (relay/lane/relay-lane.ts). */
+    relayLane: import('./relay/lane/relay-lane.ts').RelayLane;
   }
   interface FastifyRequest {
     /** The authenticated console user, set by the user/admin/root guards. */

@@ -18,12 +18,13 @@ import { routeFamilyOf } from './plugins/route-family.ts';
 import { untrustedForwardWarning } from './plugins/untrusted-forward-warning.ts';
 import { installValidation } from './plugins/validation.ts';
 import { limitByIp } from './rate-limit/rate-limit-hooks.ts';
+import { injectThrough } from './relay/lane/inject-through-lane.ts';
 import { RelayLane } from './relay/lane/relay-lane.ts';
-import { serverWithLane } from './relay/lane/server-with-lane.ts';
-import { relayRoutes } from './relay/relay-routes.ts';
+import { frontDoor, serverWithLane } from './relay/lane/server-with-lane.ts';
+import { registerRelayRoutes } from './relay/relay-routes.ts';
 import { composeServices } from './start/compose-services.ts';
 import { createAppLifecycle } from './start/subsystems.ts';
-import { taskRelayRoutes } from './tasks/task-relay-routes.ts';
+import { registerTaskRelayRoutes } from './tasks/task-relay-routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -39,10 +40,15 @@ function defaultWebDist(config: Config): string | null {
 
 /** Builds the whole application: database, migrations, caches, plugins and routes. */
 export async function buildApp({ config, logger }: BuildAppOptions): Promise<FastifyInstance> {
-  // The hot relay routes are served before Fastify's router (relay/lane/relay-lane.ts, ADR-27).
+  // Every relay route is served by the relay lane, before Fastify (relay/lane/relay-lane.ts,
+  // ADR-44); the server and `inject` share one front door.
   const lane = new RelayLane();
+  let door: ReturnType<typeof frontDoor> | undefined;
   const app = Fastify({
-    serverFactory: (handler, options) => serverWithLane(lane, handler, options),
+    serverFactory: (handler, options) => {
+      door = frontDoor(lane, handler);
+      return serverWithLane(door, options);
+    },
     logger: loggerOptions(config.logLevel, logger),
     genReqId: createRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -99,8 +105,8 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
     });
   }
   await app.register(registerConsoleRoutes, { prefix: '/api' });
-  await app.register(relayRoutes, { lane });
-  await app.register(taskRelayRoutes);
+  registerRelayRoutes(app, lane);
+  registerTaskRelayRoutes(app, lane);
   await app.register(observabilityRoutes);
   if (webDist) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, maxAge: '7d', index: false });
@@ -109,5 +115,7 @@ export async function buildApp({ config, logger }: BuildAppOptions): Promise<Fas
   // Once the server has stopped taking requests and its connections are closed.
   app.addHook('onClose', () => lifecycle.close(app.log));
   lane.open(app, warnUntrustedForward);
+  app.decorate('relayLane', lane);
+  injectThrough(app, door!);
   return app;
 }

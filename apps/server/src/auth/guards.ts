@@ -1,16 +1,30 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode, Role, UserStatus } from '@switchyard/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/repositories/user-repository.ts';
 import { GatewayError, unauthorized } from '../errors/gateway-error.ts';
 import { sessionOfCookie } from './login-session.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
+/** What the session checks use of a request: Fastify's and the relay lane's both have it. */
+interface SessionRequest {
+  readonly server: Pick<FastifyInstance, 'services'>;
+  readonly headers: IncomingHttpHeaders;
+  readonly cookies: { [name: string]: string | undefined };
+  user: UserRow | null;
+}
+
+/** What the session checks use of a reply: Fastify's and the relay lane's both have it. */
+interface SessionReply {
+  clearCookie(name: string, options: { path: string }): unknown;
+}
+
 /** Clears the session cookie on the reply. */
-export function clearSessionCookie(reply: FastifyReply): void {
+export function clearSessionCookie(reply: SessionReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
-function readAccessToken(request: FastifyRequest): string | undefined {
+function readAccessToken(request: SessionRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : header.trim();
@@ -24,8 +38,8 @@ function readAccessToken(request: FastifyRequest): string | undefined {
  * reference trusts the cookie's copy for 30 days).
  */
 export async function resolveConsoleUser(
-  request: FastifyRequest,
-  reply?: FastifyReply,
+  request: SessionRequest,
+  reply?: SessionReply,
 ): Promise<{ user: UserRow; viaCookie: boolean } | null> {
   const { services } = request.server;
   const session = await sessionOfCookie(services, request.cookies[SESSION_COOKIE]);
@@ -47,7 +61,7 @@ export async function resolveConsoleUser(
   return null;
 }
 
-function checkUserHeader(request: FastifyRequest, userId: number): void {
+function checkUserHeader(request: SessionRequest, userId: number): void {
   const header = request.headers['new-api-user'];
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value === '') throw unauthorized('无权进行此操作，未提供 New-Api-User');
@@ -61,7 +75,7 @@ function checkUserHeader(request: FastifyRequest, userId: number): void {
  * is not enough (the playground, as in the reference).
  */
 export function requireRole(minimumRole: number, { sessionOnly = false }: { sessionOnly?: boolean } = {}) {
-  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return async function guard(request: SessionRequest, reply: SessionReply): Promise<void> {
     const resolved = await resolveConsoleUser(request, reply);
     if (!resolved) throw unauthorized('无权进行此操作，未登录且未提供 access token');
     if (sessionOnly && !resolved.viaCookie) throw unauthorized('无权进行此操作，该接口不支持 access token');

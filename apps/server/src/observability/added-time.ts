@@ -1,4 +1,4 @@
-import type { RelayReply } from '../relay/relay-exchange.ts';
+import type { RelayReply } from '../relay/lane/relay-reply.ts';
 
 /**
  * `X-Switchyard-Added-Ms`: the milliseconds the gateway itself spent on a request, with two

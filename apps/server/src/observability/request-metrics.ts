@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { routeFamilyOf } from '../plugins/route-family.ts';
 import { ADDED_TIME_HEADER, formatAddedMs } from './added-time.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
@@ -21,23 +21,21 @@ export function metricFamilyOf(url: string): string {
 }
 
 /**
- * Routes that wait for an upstream set `X-Switchyard-Added-Ms` themselves (their added time is
- * not their elapsed time): text relay routes are marked `config: { relay: true }`, and the
- * playground lives under /pg/.
+ * The playground's paths (/pg/) answer without a whole-handling `X-Switchyard-Added-Ms`: its
+ * route (on the relay lane) sets the header itself, and Fastify's answers there (a 404) follow it.
  */
-function waitsForUpstream(request: FastifyRequest): boolean {
-  const config = request.routeOptions.config as { relay?: unknown } | undefined;
-  return config?.relay === true || request.url.startsWith('/pg/');
+function isPlaygroundPath(url: string): boolean {
+  return url.startsWith('/pg/');
 }
 
 /**
- * Adds the app-wide hooks: every answered request is counted and timed; every response of a route
- * that does not wait for an upstream gets `X-Switchyard-Added-Ms`. Must be called on the root
- * instance (or from a plugin marked skip-override).
+ * Adds the app-wide hooks of the requests Fastify serves (the relay lane counts and times relay
+ * calls itself): every answered request is counted and timed, and gets `X-Switchyard-Added-Ms`.
+ * Must be called on the root instance (or from a plugin marked skip-override).
  */
 export function installRequestMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!waitsForUpstream(request) && !reply.hasHeader(ADDED_TIME_HEADER)) {
+    if (!isPlaygroundPath(request.url) && !reply.hasHeader(ADDED_TIME_HEADER)) {
       reply.header(ADDED_TIME_HEADER, formatAddedMs(reply.elapsedTime));
     }
     done(null, payload);

@@ -1,15 +1,33 @@
+import type { ServerResponse } from 'node:http';
 import { isRelayRequestError, type ProtocolCodec } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { GatewayError, isGatewayError, requestRefused } from '../errors/gateway-error.ts';
-import type { RelayReply, RelayRequest } from '../relay/relay-exchange.ts';
 import { type RouteFamily, routeFamilyOf } from './route-family.ts';
+
+/** What an error writer uses of a request: Fastify's and the relay lane's both have it. */
+export interface ErrorRequest {
+  readonly id: string;
+  readonly url: string;
+  readonly log: FastifyBaseLogger;
+  /** The matched route's config: `codec` names a protocol that writes its own errors. */
+  readonly routeOptions: { readonly config: unknown };
+}
+
+/** What an error writer uses of a reply: Fastify's and the relay lane's both have it. */
+export interface ErrorReply {
+  readonly raw: ServerResponse;
+  readonly sent: boolean;
+  code(status: number): ErrorReply;
+  type(contentType: string): ErrorReply;
+  send(payload?: unknown): ErrorReply;
+}
 
 /** Statuses the console API keeps; every other business error is HTTP 200 with success=false. */
 const API_KEPT_STATUSES = new Set([401, 404, 405, 413, 415, 429]);
 
 /** Writes an error body in the given family's wire shape. */
-export type ErrorWriter = (error: GatewayError, request: RelayRequest, reply: RelayReply) => unknown;
+export type ErrorWriter = (error: GatewayError, request: ErrorRequest, reply: ErrorReply) => unknown;
 
 const writers = new Map<RouteFamily, ErrorWriter>();
 
@@ -18,12 +36,12 @@ export function registerErrorWriter(family: RouteFamily, writer: ErrorWriter): v
   writers.set(family, writer);
 }
 
-function writeApiError(error: GatewayError, _request: RelayRequest, reply: RelayReply) {
+function writeApiError(error: GatewayError, _request: ErrorRequest, reply: ErrorReply) {
   const status = API_KEPT_STATUSES.has(error.status) ? error.status : 200;
   return reply.code(status).send({ success: false, message: error.message });
 }
 
-function writeOpenAIError(error: GatewayError, request: RelayRequest, reply: RelayReply) {
+function writeOpenAIError(error: GatewayError, request: ErrorRequest, reply: ErrorReply) {
   const type = error.type ?? (error.status >= 500 ? 'switchyard_error' : 'invalid_request_error');
   const code = error.wireCode === undefined ? error.code : error.wireCode;
   return reply.code(error.status).send({
@@ -35,8 +53,8 @@ function writeOpenAIError(error: GatewayError, request: RelayRequest, reply: Rel
 function writeCodecError(
   codec: ProtocolCodec,
   error: GatewayError,
-  request: RelayRequest,
-  reply: RelayReply,
+  request: ErrorRequest,
+  reply: ErrorReply,
 ) {
   const body = codec.formatError({
     status: error.status,
@@ -96,7 +114,7 @@ export function toGatewayError(error: unknown): GatewayError {
 }
 
 /** The one place errors become responses: each in its route family's (or codec's) shape. */
-export function sendError(rawError: unknown, request: RelayRequest, reply: RelayReply) {
+export function sendError(rawError: unknown, request: ErrorRequest, reply: ErrorReply) {
   const error = toGatewayError(rawError);
   if (error.logAsError) request.log.error({ err: rawError }, 'request failed');
   if (reply.sent || reply.raw.headersSent) return;

@@ -9,8 +9,9 @@ import type { RouteTarget } from '../channels/channel-index.ts';
 import { selectChannel } from '../channels/select-channel.ts';
 import type { OptionStore } from '../options/option-store.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import type { RelayReply } from './lane/relay-reply.ts';
+import type { RelayRequest } from './lane/relay-request.ts';
 import { RelayAbort } from './relay-abort.ts';
-import type { RelayReply, RelayRequest } from './relay-exchange.ts';
 import { parseCall } from './relay-handler.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { BUFFER_PASSED_THROUGH } from './stages/answer-shape.ts';
@@ -29,7 +30,7 @@ export interface TokenCountServices {
   options: OptionStore;
   modelRateLimiter: RateLimiter;
   relay: RelayRuntime;
-  authenticate: (request: RelayRequest) => AuthenticatedCaller | Promise<AuthenticatedCaller>;
+  authenticate: (request: RelayRequest) => Promise<AuthenticatedCaller>;
 }
 
 /**

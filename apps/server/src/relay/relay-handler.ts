@@ -4,8 +4,9 @@ import { channelHealthOf } from '../channels/channel-health-service.ts';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
 import { GatewayError, requestRefused } from '../errors/gateway-error.ts';
 import { redactCredentials } from '../lib/redact-credentials.ts';
+import type { RelayReply } from './lane/relay-reply.ts';
+import type { RelayRequest } from './lane/relay-request.ts';
 import { createRelayContext, type RelayCaller, type RelayContext } from './relay-context.ts';
-import type { RelayReply, RelayRequest } from './relay-exchange.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { priceRequest } from './stages/price-request.ts';
 import { checkModelLimit } from './stages/resolve-group.ts';
@@ -135,16 +136,8 @@ export async function relayCall(
     reservation,
     isPlayground,
   });
-  // The lane's reply watches its connection already (one listener per call); another reply is
-  // watched here: `on`, not `once` (no wrapper per call), as 'close' comes once, removed in `finally`.
-  const onClientGone =
-    reply.abortOnClose !== undefined
-      ? null
-      : () => {
-          if (!reply.raw.writableFinished) context.abort.abort();
-        };
-  if (onClientGone === null) reply.abortOnClose = context.abort;
-  else reply.raw.on('close', onClientGone);
+  // The lane aborts the call when its client leaves before the answer was written.
+  reply.abortOnClose = context.abort;
   let success: AttemptSuccess | undefined;
   try {
     success = await runAttempts(context, relay, options.getNumber('RetryTimes'), (channel, failure) => {
@@ -157,7 +150,7 @@ export async function relayCall(
     if (success.plan.mode === 'convert' && success.plan.note !== undefined) {
       request.log.info({ channel: success.channel.id, model: call.model }, success.plan.note);
     }
-    const sent = sendResponse(
+    return await sendResponse(
       context,
       success,
       reply,
@@ -168,8 +161,6 @@ export async function relayCall(
       },
       relay.metrics,
     );
-    // A whole answer is sent synchronously: no await (and no tick) for it.
-    return sent instanceof Promise ? await sent : sent;
   } catch (error) {
     // Slots of an answer that failed before it was read or piped (idempotent otherwise).
     success?.release();
@@ -178,7 +169,6 @@ export async function relayCall(
     if (options.getBoolean('ErrorLogEnabled')) recordErrorLog(context, relay, error);
     throw error;
   } finally {
-    if (onClientGone === null) reply.abortOnClose = null;
-    else reply.raw.off('close', onClientGone);
+    reply.abortOnClose = null;
   }
 }

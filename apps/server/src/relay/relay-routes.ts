@@ -16,17 +16,15 @@ import type { FastifyInstance } from 'fastify';
 import { requireSessionUser } from '../auth/guards.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { createTokenCountHandler } from './count-tokens.ts';
-import type { RelayLane } from './lane/relay-lane.ts';
+import type { RelayHandler, RelayLane } from './lane/relay-lane.ts';
+import type { RelayReply } from './lane/relay-reply.ts';
+import type { RelayRequest } from './lane/relay-request.ts';
+import { ALL_METHODS } from './lane/relay-router.ts';
 import { registerModelListRoutes } from './model-list-routes.ts';
 import { CLIENT_CODECS } from './protocols/client-codecs.ts';
-import type { RelayReply, RelayRequest } from './relay-exchange.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
-import { type AuthenticatedCaller, authenticateToken } from './stages/authenticate-token.ts';
-import {
-  checkModelRateLimit,
-  NO_RATE_LIMIT_RELEASE,
-  type RateLimitRelease,
-} from './stages/model-rate-limit.ts';
+import { authenticateToken } from './stages/authenticate-token.ts';
+import { checkModelRateLimit, NO_RATE_LIMIT_RELEASE } from './stages/model-rate-limit.ts';
 import { resolveGroup } from './stages/resolve-group.ts';
 
 /** OpenAI endpoints the reference answers with 501 (files, fine-tunes, model deletion...). */
@@ -39,18 +37,13 @@ const NOT_IMPLEMENTED = [
 ];
 
 /**
- * The relay routes, registered as one encapsulated plugin: its own body handling keeps the raw
- * bytes (for byte-exact forwarding, JSON and multipart alike) under the relay body limit.
+ * The relay routes, all served by the relay lane (ADR-44): OpenAI, Anthropic and Gemini calls,
+ * token counts, model lists, the playground and the endpoints answered "not implemented". The
+ * lane keeps each body's raw bytes (for byte-exact forwarding, JSON and multipart alike) under
+ * the relay body limit.
  */
-export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: RelayLane }): Promise<void> {
-  const { options, relay, tokens, config } = app.services;
-
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'buffer', bodyLimit: config.relayBodyLimit },
-    (_request, body, done) => done(null, body),
-  );
+export function registerRelayRoutes(app: FastifyInstance, lane: RelayLane): void {
+  const { options, relay, tokens } = app.services;
 
   const markStatus = (tokenId: number, status: number) => {
     tokens
@@ -64,60 +57,25 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
   };
   const authenticate = (request: RelayRequest) => authenticateToken(request, relay, markStatus);
 
-  /** After authentication: the per-model rate limit (a promise only when it is on), then the call. */
-  const relayAuthenticated = (
-    codec: ProtocolCodec,
-    request: RelayRequest,
-    reply: RelayReply,
-    caller: AuthenticatedCaller,
-  ): Promise<unknown> => {
-    const limit = checkModelRateLimit(options, app.services.modelRateLimiter, caller.user.id);
-    return limit instanceof Promise
-      ? limit.then((release) => relayLimited(codec, request, reply, caller, release))
-      : relayLimited(codec, request, reply, caller, limit);
-  };
-  const relayLimited = (
-    codec: ProtocolCodec,
-    request: RelayRequest,
-    reply: RelayReply,
-    { token, user, pinnedChannelId }: AuthenticatedCaller,
-    release: RateLimitRelease,
-  ): Promise<unknown> => {
-    // No listener (and no closure) per request when no success limit applies.
-    if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
-    const call = parseCall(codec, request);
-    const group =
-      pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
-    return relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
-  };
-  // Not async functions: on the hot path (key and user cached, no per-model rate limit) nothing is
-  // awaited before relayCall, whose promise is handed on as it is; a fault before it becomes a
-  // rejection, as in an async function.
+  /** A call with a token: authentication, the per-model rate limit, the group, then the call. */
   const viaToken =
-    (codec: ProtocolCodec) =>
-    (request: RelayRequest, reply: RelayReply): Promise<unknown> => {
-      try {
-        const authenticated = authenticate(request);
-        return authenticated instanceof Promise
-          ? authenticated.then((caller) => relayAuthenticated(codec, request, reply, caller))
-          : relayAuthenticated(codec, request, reply, authenticated);
-      } catch (error) {
-        return Promise.reject(error);
+    (codec: ProtocolCodec): RelayHandler =>
+    async (request, reply) => {
+      const { token, user, pinnedChannelId } = await authenticate(request);
+      const release = await checkModelRateLimit(options, app.services.modelRateLimiter, user.id);
+      // No listener (and no closure) per request when no success limit applies.
+      if (release !== NO_RATE_LIMIT_RELEASE) {
+        reply.raw.once('close', () => release(reply.raw.statusCode < 400));
       }
+      const call = parseCall(codec, request);
+      const group =
+        pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
+      return relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
     };
   // Codecs of protocols with their own error shape write every error of their routes.
-  const routeOf = (codec: ProtocolCodec) => ({
-    config: { relay: true as const, codec: codec.protocol.startsWith('openai') ? undefined : codec },
-  });
-  // Fixed paths are also served by the relay lane, with the same handler (ADR-27).
-  const post = (
-    path: string,
-    codec: ProtocolCodec,
-    handler: (request: RelayRequest, reply: RelayReply) => Promise<unknown> = viaToken(codec),
-  ) => {
-    const route = routeOf(codec);
-    app.post(path, route, handler);
-    lane?.route(path, handler, route.config);
+  const post = (path: string, codec: ProtocolCodec, handler: RelayHandler = viaToken(codec)) => {
+    const config = { relay: true, codec: codec.protocol.startsWith('openai') ? undefined : codec };
+    lane.route(['POST'], path, handler, { config });
   };
 
   // Token counts: answered, never billed (count-tokens.ts).
@@ -160,21 +118,23 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
     post(path, codec, codec === geminiCodec ? viaGeminiMethod : viaToken(codec));
   }
 
-  registerModelListRoutes(app, authenticate);
+  registerModelListRoutes(app, lane, authenticate);
 
-  for (const path of NOT_IMPLEMENTED) {
-    app.all(path, async (request) => {
-      // As in the reference, the token is checked first.
-      await authenticate(request);
-      throw new GatewayError(ErrorCode.NotImplemented, 'API not implemented', {
-        status: 501,
-        type: 'switchyard_error',
-        wireCode: 'api_not_implemented',
-      });
+  const notImplemented = async (request: RelayRequest): Promise<unknown> => {
+    // As in the reference, the token is checked first.
+    await authenticate(request);
+    throw new GatewayError(ErrorCode.NotImplemented, 'API not implemented', {
+      status: 501,
+      type: 'switchyard_error',
+      wireCode: 'api_not_implemented',
     });
+  };
+  for (const path of NOT_IMPLEMENTED) {
+    lane.route(ALL_METHODS, path, notImplemented, { config: { relay: false } });
   }
 
-  app.post('/pg/chat/completions', { onRequest: requireSessionUser }, async (request, reply) => {
+  // The playground: the console's session (not a token) pays for the call.
+  const playground = async (request: RelayRequest, reply: RelayReply): Promise<unknown> => {
     const user = await relay.tokenCache.user(request.user!.id);
     if (!user) throw new GatewayError(ErrorCode.AuthRequired, '用户不存在', { status: 401 });
     const parsed = parseCall(openAIChatCodec, request);
@@ -191,5 +151,9 @@ export async function relayRoutes(app: FastifyInstance, { lane }: { lane?: Relay
       call,
       true,
     );
+  };
+  lane.route(['POST'], '/pg/chat/completions', playground, {
+    config: { relay: true },
+    guard: requireSessionUser,
   });
 }

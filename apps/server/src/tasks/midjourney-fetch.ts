@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RelayReply } from '../relay/lane/relay-reply.ts';
+import type { RelayRequest } from '../relay/lane/relay-request.ts';
 import { midjourneySettingsOf } from './midjourney-submit.ts';
 import { readSubmitResponse, toMidjourneyDto } from './midjourney-wire.ts';
 import { MIDJOURNEY_CHANNEL_TYPES } from './task-channels.ts';
@@ -10,7 +11,7 @@ const MAX_IDS = 1000;
 const IMAGE_TIMEOUT_MS = 30_000;
 
 /** `GET /mj/task/{id}/fetch`: the caller's task, from the database. */
-export async function fetchMidjourneyTask(request: FastifyRequest, userId: number) {
+export async function fetchMidjourneyTask(request: RelayRequest, userId: number) {
   const { services } = request.server;
   const { id } = request.params as { id: string };
   const row = await taskRuntimeOf(services).midjourneys.findByMjId(userId, id);
@@ -20,7 +21,7 @@ export async function fetchMidjourneyTask(request: FastifyRequest, userId: numbe
 
 /** `POST /mj/task/list-by-condition {ids}`: the caller's tasks among the ids, from the database. */
 export async function listMidjourneyTasks(
-  request: FastifyRequest,
+  request: RelayRequest,
   userId: number,
   body: Record<string, unknown>,
 ) {
@@ -37,7 +38,7 @@ export async function listMidjourneyTasks(
 }
 
 /** `GET /mj/task/{id}/image-seed`: forwarded to the task's channel (which must be enabled). */
-export async function fetchMidjourneyImageSeed(request: FastifyRequest, reply: FastifyReply, userId: number) {
+export async function fetchMidjourneyImageSeed(request: RelayRequest, reply: RelayReply, userId: number) {
   const { services } = request.server;
   const runtime = taskRuntimeOf(services);
   const { id } = request.params as { id: string };
@@ -67,7 +68,7 @@ export async function fetchMidjourneyImageSeed(request: FastifyRequest, reply: F
  * http(s) image URLs are fetched, redirects are not followed, and upstream errors are summarised
  * without their body.
  */
-export async function streamMidjourneyImage(request: FastifyRequest, reply: FastifyReply) {
+export async function streamMidjourneyImage(request: RelayRequest, reply: RelayReply) {
   const { services } = request.server;
   const runtime = taskRuntimeOf(services);
   const { id } = request.params as { id: string };

@@ -1,9 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../app-services.ts';
 import type { Reservation } from '../billing/ledger/billing-service.ts';
 import { channelHealthOf } from '../channels/channel-health-service.ts';
 import { FINISHED_PROGRESS } from '../db/repositories/midjourney-repository.ts';
 import { isGatewayError } from '../errors/gateway-error.ts';
+import type { RelayReply } from '../relay/lane/relay-reply.ts';
+import type { RelayRequest } from '../relay/lane/relay-request.ts';
 import { checkModelLimit } from '../relay/stages/resolve-group.ts';
 import { noChannelError } from '../relay/stages/run-attempts.ts';
 import {
@@ -112,7 +113,7 @@ async function submitUpstream(
 }
 
 /** Disables the channel after code 3 ("no available account instance") when auto-disable applies. */
-function disableOnNoAccount(request: FastifyRequest, channel: TaskChannel): void {
+function disableOnNoAccount(request: RelayRequest, channel: TaskChannel): void {
   const { services } = request.server;
   if (!channel.autoBan || !services.options.getBoolean('AutomaticDisableChannelEnabled')) return;
   channelHealthOf(services, request.log)
@@ -127,8 +128,8 @@ function disableOnNoAccount(request: FastifyRequest, channel: TaskChannel): void
  * task, and charges only an accepted submit (HTTP 200, code 1/21/22); anything else is refunded.
  */
 export async function submitMidjourney(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayRequest,
+  reply: RelayReply,
   kind: SubmitKind,
   caller: TaskCaller,
   pinnedChannelId: number | null,

@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppServices } from '../app-services.ts';
 import type { Reservation } from '../billing/ledger/billing-service.ts';
 import { isGatewayError } from '../errors/gateway-error.ts';
+import type { RelayReply } from '../relay/lane/relay-reply.ts';
+import type { RelayRequest } from '../relay/lane/relay-request.ts';
 import { checkModelLimit } from '../relay/stages/resolve-group.ts';
 import { noChannelError } from '../relay/stages/run-attempts.ts';
 import { readSunoSubmit, readSunoSubmitResponse, SUNO_PLATFORM, toSunoTaskDto } from './suno-wire.ts';
@@ -63,8 +64,8 @@ async function sendSubmit(
  * forwards with the channel's Bearer key, stores the task and charges only an accepted submit.
  */
 export async function submitSuno(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RelayRequest,
+  reply: RelayReply,
   caller: TaskCaller,
   pinnedChannelId: number | null,
   body: Record<string, unknown>,
@@ -146,7 +147,7 @@ export async function submitSuno(
 }
 
 /** `POST /suno/fetch {ids}`: the caller's tasks among the ids, from the database. */
-export async function fetchSunoTasks(request: FastifyRequest, userId: number, body: Record<string, unknown>) {
+export async function fetchSunoTasks(request: RelayRequest, userId: number, body: Record<string, unknown>) {
   const ids = body.ids;
   if (ids !== undefined && (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))) {
     throw new SunoRelayError('invalid_request', 'ids must be a list of task ids', 400);
@@ -158,7 +159,7 @@ export async function fetchSunoTasks(request: FastifyRequest, userId: number, bo
 }
 
 /** `GET /suno/fetch/{id}`: one of the caller's tasks. */
-export async function fetchSunoTask(request: FastifyRequest, userId: number) {
+export async function fetchSunoTask(request: RelayRequest, userId: number) {
   const { id } = request.params as { id: string };
   const row = await taskRuntimeOf(request.server.services).tasks.findByTaskId(userId, id);
   if (!row) throw new SunoRelayError('task_not_exist', 'task_not_exist', 400);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { RelayReply } from '../relay/lane/relay-reply.ts';
 
 /** A Midjourney relay refusal, answered as `{description, type: "upstream_error", code}`. */
 export class MidjourneyRelayError extends Error {
@@ -30,20 +30,20 @@ export class SunoRelayError extends Error {
 }
 
 /**
- * Answers the task relay's own errors in their wire shapes; everything else (token checks, body
- * size, no channel) goes on to the app's error handler and keeps the OpenAI shape, as in the
+ * Answers the task relay's own errors in their wire shapes (true); everything else (token checks,
+ * body size, no channel) is left to the app's error handler and keeps the OpenAI shape, as in the
  * reference, whose middleware answers those before the task handlers run.
  */
-export function installTaskErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error, _request, reply) => {
-    if (error instanceof MidjourneyRelayError) {
-      return reply
-        .code(error.status)
-        .send({ description: error.description, type: 'upstream_error', code: error.code });
-    }
-    if (error instanceof SunoRelayError) {
-      return reply.code(error.status).send({ code: error.code, message: error.message, data: null });
-    }
-    throw error;
-  });
+export function answerTaskError(error: unknown, reply: RelayReply): boolean {
+  if (error instanceof MidjourneyRelayError) {
+    reply
+      .code(error.status)
+      .send({ description: error.description, type: 'upstream_error', code: error.code });
+    return true;
+  }
+  if (error instanceof SunoRelayError) {
+    reply.code(error.status).send({ code: error.code, message: error.message, data: null });
+    return true;
+  }
+  return false;
 }

@@ -13,11 +13,12 @@ import {
 } from './relay-support.ts';
 
 /**
- * The relay lane (ADR-27) serves the fixed relay routes before Fastify. These tests hold it to
- * what Fastify does for the same routes: the same handler, the same answers and envelopes, the
- * request id header, the relay body limit, the client address under TRUSTED_PROXIES, metrics and
- * request logs; and they check that it really is the lane that answers (Fastify's hooks never see
- * those requests), while `inject` and everything else still go through Fastify.
+ * The relay lane (ADR-44) is the one front door of every relay route, before Fastify, for a
+ * request over a socket and for `inject` alike. These tests hold it to what the app answers
+ * everywhere: the same answers and envelopes, the request id header, the relay body limit, the
+ * client address under TRUSTED_PROXIES, metrics and request logs; and they check that it really
+ * is the lane that answers (Fastify's hooks never see relay requests), while everything else
+ * (the API, the console) goes through Fastify.
  */
 describe('relay lane', () => {
   let f: RelayFixture;
@@ -55,7 +56,7 @@ describe('relay lane', () => {
       { family: 'openai', method: 'POST', status },
     ) ?? 0;
 
-  it('answers relay calls without Fastify, and the same route through Fastify for inject', async () => {
+  it('answers relay calls without Fastify, over a socket and through inject alike', async () => {
     hooked.length = 0;
     const reply = await relayPost(f, key, chatBody('gpt-4o-mini', 'hello'));
     expect(reply.status).toBe(200);
@@ -76,23 +77,39 @@ describe('relay lane', () => {
       payload: chatBody('gpt-4o-mini', 'hello'),
     });
     expect(injected.statusCode).toBe(200);
-    expect(hooked).toEqual(['/v1/chat/completions']);
+    expect(injected.headers['x-oneapi-request-id']).toMatch(/^\d{23}[A-Za-z0-9]{8}$/);
+    expect(hooked).toEqual([]);
     const logs = await settledLogs(f);
     expect(logs.filter((log) => log.model_name === 'gpt-4o-mini').length).toBeGreaterThanOrEqual(3);
   });
 
-  it('leaves other methods, content types and routes to Fastify', async () => {
+  it('serves every relay route and content type, and leaves the rest to Fastify', async () => {
     hooked.length = 0;
     const plain = await relayPost(f, key, 'not json', { headers: { 'content-type': 'text/plain' } });
     expect(plain.status).toBe(400);
-    const status = await fetch(`${f.baseUrl}/api/status`);
-    expect(status.status).toBe(200);
     const models = await fetch(`${f.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     expect(models.status).toBe(200);
-    expect(hooked).toEqual(['/v1/chat/completions', '/api/status', '/v1/models']);
+    expect(Number(models.headers.get('x-switchyard-added-ms'))).toBeGreaterThanOrEqual(0);
+    const gemini = await relayPost(
+      f,
+      key,
+      { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      { path: '/v1beta/models/gpt-4o-mini:generateContent' },
+    );
+    expect(gemini.status).toBe(200);
+    const playground = await relayPost(f, key, chatBody('gpt-4o-mini', 'hi'), {
+      path: '/pg/chat/completions',
+    });
+    expectOpenAIError(playground, 401);
+    expect(hooked).toEqual([]);
+    const status = await fetch(`${f.baseUrl}/api/status`);
+    expect(status.status).toBe(200);
+    const unknown = await relayPost(f, key, chatBody('gpt-4o-mini', 'hi'), { path: '/v1/unknown' });
+    expect(unknown.status).toBe(404);
+    expect(hooked).toEqual(['/api/status', '/v1/unknown']);
   });
 
-  it('writes errors as Fastify does: same status, envelope and request id, per protocol', async () => {
+  it('writes errors alike over a socket and through inject: status, envelope and request id, per protocol', async () => {
     const viaLane = await relayPost(f, 'sk-nope', chatBody('gpt-4o-mini', 'hi'));
     const viaFastify = await f.t.app.inject({
       method: 'POST',
@@ -166,7 +183,7 @@ describe('relay lane', () => {
     expect(lines[1]).toMatchObject({ res: { statusCode: 401 } });
   });
 
-  it('streams a pass-through answer alike on the lane and through Fastify (hijacked, still counted)', async () => {
+  it('streams a pass-through answer alike over a socket and through inject, counted once', async () => {
     const body = chatBody('gpt-4o-mini', 'hello', { stream: true });
     const viaLane = await relayPost(f, key, body);
     const read = () => requestsCounted('200');
@@ -193,7 +210,8 @@ describe('relay lane', () => {
       expect(text).toContain('"object":"chat.completion.chunk"');
       expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
     }
-    // Fastify's onResponse hook still ran for the hijacked reply: the request is counted.
+    // The lane counts the injected request once.
     await expect.poll(read).toBe(before + 1);
+    expect(await read()).toBe(before + 1);
   });
 });

@@ -12,7 +12,8 @@ const registered: RegisteredRoute[] = [];
 
 /**
  * Wraps the `fastify` factory so every instance records its routes through an `onRoute` hook
- * added before any plugin registers one. Use from a test file:
+ * added before any plugin registers one, and, once ready, the relay routes its relay lane serves
+ * (the app's front door for relay calls, before Fastify's router). Use from a test file:
  * `vi.mock('fastify', async (original) => wrapFastify(await original()))`.
  */
 export function wrapFastify(actual: typeof FastifyModule): typeof FastifyModule {
@@ -21,6 +22,13 @@ export function wrapFastify(actual: typeof FastifyModule): typeof FastifyModule 
     app.addHook('onRoute', (route) => {
       for (const method of [route.method].flat()) {
         registered.push({ method, url: route.url, key: `${method} ${route.url}` });
+      }
+    });
+    app.addHook('onReady', async () => {
+      const lane = (app as { relayLane?: { routeKeys(): string[] } }).relayLane;
+      for (const key of lane?.routeKeys() ?? []) {
+        const space = key.indexOf(' ');
+        registered.push({ method: key.slice(0, space), url: key.slice(space + 1), key });
       }
     });
     return app;

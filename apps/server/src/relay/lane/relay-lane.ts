@@ -6,26 +6,31 @@ import { metricFamilyOf } from '../../observability/request-metrics.ts';
 import { sendError } from '../../plugins/error-handler.ts';
 import { lazyChildLoggerFactory } from '../../plugins/lazy-request-logger.ts';
 import { createRequestId } from '../../plugins/request-id.ts';
-import type { RelayReply, RelayRequest } from '../relay-exchange.ts';
 import { clientAddressOf } from './client-address.ts';
-import { LaneReply } from './lane-reply.ts';
-import { LaneRequest } from './lane-request.ts';
 import { readBody } from './read-body.ts';
+import { RelayReply } from './relay-reply.ts';
+import { RelayRequest, type RelayRouteConfig } from './relay-request.ts';
+import { RelayRouter } from './relay-router.ts';
 
-/** A relay route's handler: the same function serves it on the lane and as a Fastify route. */
-export type LaneHandler = (request: RelayRequest, reply: RelayReply) => Promise<unknown>;
+/** A relay route's handler; a value it resolves to is sent when it did not send itself. */
+export type RelayHandler = (request: RelayRequest, reply: RelayReply) => Promise<unknown>;
 
-/** A relay route's config, as Fastify's `routeOptions.config` gives it (the error writer reads `codec`). */
-type LaneRouteConfig = { readonly relay: true; readonly codec?: unknown };
+/** A check before the body is read (the playground's session); it throws to refuse. */
+export type RelayGuard = (request: RelayRequest, reply: RelayReply) => Promise<void>;
+
+/** Answers the errors of a route's own wire shape (the task routes'); false leaves one to `sendError`. */
+export type OwnErrors = (error: unknown, reply: RelayReply) => boolean;
 
 interface LaneRoute {
-  handler: LaneHandler;
+  handler: RelayHandler;
+  guard: RelayGuard | undefined;
+  ownErrors: OwnErrors | undefined;
   /** What the request's `routeOptions` answers, made once per route. */
-  routeOptions: { readonly config: LaneRouteConfig };
+  routeOptions: { readonly config: RelayRouteConfig };
 }
 
-/** The content types relay clients send; anything else takes Fastify's path (and its 415). */
-const LANE_CONTENT_TYPE = /^(?:application\/json|multipart\/form-data)\b/i;
+/** Methods whose body is never read (as Fastify reads none for them). */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
 
 /** A request path without its query and one trailing slash (the router ignores trailing slashes). */
 function pathOf(url: string): string {
@@ -34,38 +39,59 @@ function pathOf(url: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
+/** Whether the request has a body to read: as Fastify decides it (no type and no length: none). */
+function hasBody(raw: IncomingMessage): boolean {
+  if (BODYLESS.has(raw.method ?? '')) return false;
+  const { headers } = raw;
+  if (headers['content-type'] !== undefined || headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
 interface OpenLane {
   app: FastifyInstance;
   metrics: GatewayMetrics;
   bodyLimit: number;
   clientAddress: (request: IncomingMessage) => string;
-  /** Whether Fastify's request log lines are on (level `info` or finer). */
+  /** Whether the request log lines are on (level `info` or finer). */
   logRequests: boolean;
   /** The app's check of X-Forwarded-For from an untrusted address (warns, never refuses). */
   checkForwarded: (request: IncomingMessage) => void;
 }
 
 /**
- * The relay lane: the hot relay routes (POST, fixed paths, JSON or multipart bodies) served
- * straight from Node's request and response, before Fastify's router, request and reply objects
- * and hooks (ADR-27, docs/decisions). It does what the app's hooks and error handler do for
- * those routes — the request id and its X-Oneapi-Request-Id header, the client address under the
- * same TRUSTED_PROXIES, the relay body limit, errors through the same `sendError`, the request
- * counter and duration metric, Fastify's request log lines at `info` — and hands the request to
- * the same handler the Fastify route has. Everything else (other methods, paths with parameters,
- * other content types, `inject` in tests) goes through Fastify unchanged.
+ * The relay lane: the one front door of every relay route (ADR-44, docs/decisions), served
+ * straight from Node's request and response. Every relay request passes here, and here only:
+ * the request id and its X-Oneapi-Request-Id header, the client address under TRUSTED_PROXIES,
+ * the route's guard, the relay body limit (any content type, kept as raw bytes), errors through
+ * the app's `sendError`, the request counter and duration metric, the request log lines at
+ * `info`. A request no relay route matches is Fastify's (the API, the console, static files,
+ * observability, and every 404).
  */
 export class RelayLane {
-  private readonly routes = new Map<string, LaneRoute>();
+  private readonly router = new RelayRouter<LaneRoute>();
   private ready: OpenLane | null = null;
 
-  /**
-   * Serves POST `path` on the lane (the handler stays registered as a Fastify route as well). A
-   * path with parameters or a wildcard is left to Fastify's router alone.
-   */
-  route(path: string, handler: LaneHandler, config: LaneRouteConfig): void {
-    if (path.includes(':') || path.includes('*')) return;
-    this.routes.set(path, { handler, routeOptions: { config } });
+  /** Serves `path` for `methods` (a GET route answers HEAD too). */
+  route(
+    methods: readonly string[],
+    path: string,
+    handler: RelayHandler,
+    options: { config: RelayRouteConfig; guard?: RelayGuard; ownErrors?: OwnErrors },
+  ): void {
+    this.router.add(methods, path, {
+      handler,
+      guard: options.guard,
+      ownErrors: options.ownErrors,
+      routeOptions: { config: options.config },
+    });
+  }
+
+  /** Every `METHOD path` the lane serves (HEAD of GET routes included, as Fastify lists them). */
+  routeKeys(): string[] {
+    const keys = this.router.keys;
+    const heads = keys.filter((key) => key.startsWith('GET ')).map((key) => `HEAD ${key.slice(4)}`);
+    return [...keys, ...heads.filter((key) => !keys.includes(key))];
   }
 
   /** Starts serving once the app is ready; until then every request goes to Fastify. */
@@ -82,16 +108,23 @@ export class RelayLane {
     };
   }
 
-  /** Handles a request on the lane; false when it is not the lane's (Fastify takes it then). */
+  /** Handles a request on the lane; false when no relay route matches it (Fastify takes it then). */
   serve(raw: IncomingMessage, res: ServerResponse): boolean {
     const ready = this.ready;
-    if (ready === null || raw.method !== 'POST') return false;
-    const contentType = raw.headers['content-type'];
-    if (contentType === undefined || !LANE_CONTENT_TYPE.test(contentType)) return false;
-    const route = this.routes.get(pathOf(raw.url ?? '/'));
-    if (route === undefined) return false;
+    if (ready === null) return false;
+    let path = pathOf(raw.url ?? '/');
+    if (path.includes('%')) {
+      try {
+        path = decodeURI(path);
+      } catch {
+        // Fastify's router answers a malformed URL (frameworkErrors).
+        return false;
+      }
+    }
+    const match = this.router.find(raw.method ?? 'GET', path);
+    if (match === null) return false;
     try {
-      this.handle(ready, route, raw, res);
+      this.handle(ready, match.route, match.params, raw, res);
     } catch (error) {
       // A fault of the lane itself must not take the process down: the client gets a 500.
       ready.app.log.error({ err: error }, 'relay lane failed');
@@ -103,14 +136,23 @@ export class RelayLane {
     return true;
   }
 
-  private handle(ready: OpenLane, route: LaneRoute, raw: IncomingMessage, res: ServerResponse): void {
+  private handle(
+    ready: OpenLane,
+    route: LaneRoute,
+    params: Record<string, string>,
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): void {
     const startedAt = performance.now();
     const { app } = ready;
     const id = createRequestId();
     const log = lazyChildLoggerFactory.call(app, app.log, { reqId: id }, {});
-    const request = new LaneRequest(raw, id, ready.clientAddress(raw), log, app, route.routeOptions);
-    const fail = (error: unknown) => sendError(error, request, reply);
-    const reply = new LaneReply(res, startedAt, log, fail);
+    const request = new RelayRequest(raw, id, ready.clientAddress(raw), log, app, route.routeOptions, params);
+    const { ownErrors } = route;
+    const fail = (error: unknown) => {
+      if (ownErrors === undefined || reply.sent || !ownErrors(error, reply)) sendError(error, request, reply);
+    };
+    const reply = new RelayReply(res, request, startedAt, fail);
     reply.header('X-Oneapi-Request-Id', id);
     ready.checkForwarded(raw);
     const logInfo = ready.logRequests;
@@ -122,20 +164,31 @@ export class RelayLane {
     res.on('close', () => {
       if (reply.abortOnClose !== null && !res.writableFinished) reply.abortOnClose.abort();
       const elapsed = reply.elapsedTime;
-      ready.metrics.httpRequest(metricFamilyOf(request.url), 'POST', res.statusCode, elapsed / 1000);
+      ready.metrics.httpRequest(metricFamilyOf(request.url), request.method, res.statusCode, elapsed / 1000);
       if (logInfo)
         log.info({ res: { statusCode: res.statusCode }, responseTime: elapsed }, 'request completed');
     });
-    readBody(raw, ready.bodyLimit, (error, body) => {
-      if (error !== null) {
-        fail(error);
-        return;
-      }
-      request.body = body;
+    const run = () => {
       route.handler(request, reply).then((result) => {
-        // An async Fastify handler's value is sent when the handler did not send itself.
+        // A value the handler resolves to is sent when it did not send itself.
         if (!reply.sent && result !== undefined && result !== reply) reply.send(result);
       }, fail);
-    });
+    };
+    const readAndRun = () => {
+      if (!hasBody(raw)) {
+        run();
+        return;
+      }
+      readBody(raw, ready.bodyLimit, (error, body) => {
+        if (error !== null) {
+          fail(error);
+          return;
+        }
+        request.body = body;
+        run();
+      });
+    };
+    if (route.guard === undefined) readAndRun();
+    else route.guard(request, reply).then(readAndRun, fail);
   }
 }

@@ -9,18 +9,25 @@ interface ServerTimeouts {
   maxRequestsPerSocket?: number;
 }
 
-/**
- * Fastify's `serverFactory`: the HTTP/1 server Fastify would make (same keep-alive, request and
- * connection timeouts), where the relay lane takes its requests first and Fastify every other.
- */
-export function serverWithLane(
+/** A request listener: the relay lane's routes first, Fastify every other request. */
+export function frontDoor(
   lane: RelayLane,
   fastifyHandler: (request: IncomingMessage, response: ServerResponse) => void,
+): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    if (!lane.serve(request, response)) fastifyHandler(request, response);
+  };
+}
+
+/**
+ * Fastify's `serverFactory`: the HTTP/1 server Fastify would make (same keep-alive, request and
+ * connection timeouts), listening with the front door.
+ */
+export function serverWithLane(
+  door: (request: IncomingMessage, response: ServerResponse) => void,
   options: ServerTimeouts,
 ): Server {
-  const server = createServer((request, response) => {
-    if (!lane.serve(request, response)) fastifyHandler(request, response);
-  });
+  const server = createServer(door);
   if (options.keepAliveTimeout) server.keepAliveTimeout = options.keepAliveTimeout;
   if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
   server.setTimeout(options.connectionTimeout ?? 0);

@@ -1,7 +1,7 @@
 import { TokenStatus } from '@switchyard/shared';
 import { describe, expect, it } from 'vitest';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
-import type { RelayRequest } from '../relay-exchange.ts';
+import type { RelayRequest } from '../lane/relay-request.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import { TokenCache } from '../token-cache.ts';
 import { authenticateToken, isAddressAllowed, parseRelayKey } from './authenticate-token.ts';
@@ -57,21 +57,24 @@ describe('authenticateToken', () => {
   const runtimeWith = (cache: TokenCache) => ({ tokenCache: cache }) as unknown as RelayRuntime;
   const noMark = () => undefined;
 
-  it('answers from the cache without a promise, and through one on a miss', async () => {
+  it('loads the token and its user on a miss, then answers from the cache', async () => {
+    let loads = 0;
     const cache = new TokenCache(
-      async () => enabledToken,
+      async () => {
+        loads += 1;
+        return enabledToken;
+      },
       async () => ({ ...user, deleted_at: null }) as never,
       60_000,
     );
-    const first = authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark);
-    expect(first).toBeInstanceOf(Promise);
-    expect((await first).user.username).toBe('ann');
-    const second = authenticateToken(request('Bearer sk-abc-12'), runtimeWith(cache), noMark);
-    expect(second).not.toBeInstanceOf(Promise);
+    const first = await authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark);
+    expect(first.user.username).toBe('ann');
+    const second = await authenticateToken(request('Bearer sk-abc-12'), runtimeWith(cache), noMark);
     expect(second).toMatchObject({ token: enabledToken, pinnedChannelId: 12 });
+    expect(loads).toBe(1);
   });
 
-  it('throws a refusal synchronously from the cache, and rejects with it after a load', async () => {
+  it('refuses a disabled token after a load and from the cache, and a missing key', async () => {
     const cache = new TokenCache(
       async () => ({ ...enabledToken, status: TokenStatus.Disabled }) as TokenRow,
       async () => undefined,
@@ -80,9 +83,9 @@ describe('authenticateToken', () => {
     await expect(authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).rejects.toThrow(
       '该令牌状态不可用',
     );
-    expect(() => authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).toThrow(
+    await expect(authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).rejects.toThrow(
       '该令牌状态不可用',
     );
-    expect(() => authenticateToken(request(''), runtimeWith(cache), noMark)).toThrow('未提供令牌');
+    await expect(authenticateToken(request(''), runtimeWith(cache), noMark)).rejects.toThrow('未提供令牌');
   });
 });

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ProtocolCodec } from '@switchyard/relay-kit';
+import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayAbort } from '../relay-abort.ts';
-import type { RelayReply } from '../relay-exchange.ts';
 import type { BodyRelay } from './body-pump.ts';
 import { relayResponse } from './relay-response.ts';
 

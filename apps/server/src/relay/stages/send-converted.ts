@@ -9,8 +9,8 @@ import {
   UpstreamError,
   type Usage,
 } from '@switchyard/relay-kit';
+import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayContext } from '../relay-context.ts';
-import type { RelayReply } from '../relay-exchange.ts';
 import { readBodyText } from '../upstream-answer.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import { type AttemptSuccess, bodyCutFailure, toRelayFailure } from './run-attempts.ts';
@@ -128,7 +128,7 @@ function sendConvertedEmbeddings(
 
 /**
  * Sends a whole (non-stream) answer, then reports the call's outcome. The body is handed to the
- * socket within `send` (the reply's onSend hooks are synchronous), so the call is settled right
+ * socket within `send` (one `writeHead` and `end`), so the call is settled right
  * after it, with no listener kept per call.
  */
 export function sendWhole(

@@ -8,8 +8,8 @@ import {
 } from '@switchyard/relay-kit';
 import { setAddedTimeHeader } from '../../observability/added-time.ts';
 import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
+import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayContext } from '../relay-context.ts';
-import type { RelayReply } from '../relay-exchange.ts';
 import { releaseWhenDone } from '../upstream-limits.ts';
 import { isEventStream, isJson } from './answer-shape.ts';
 import type { BodyRelay } from './body-pump.ts';
@@ -27,7 +27,7 @@ const MALFORMED_EVENT_ERROR = {
 
 /**
  * Stage 7: sends the upstream answer in the client's protocol (same protocol: pass-through).
- * Resolves once the response is handed to Fastify; `done` runs with the call's outcome when the
+ * Resolves once the response is handed to the reply; `done` runs with the call's outcome when the
  * body is fully written or the client went away, so billing happens off the response path.
  */
 export function sendResponse(

@@ -1,22 +1,27 @@
 import type { ServerResponse } from 'node:http';
 import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import { ADDED_TIME_HEADER, formatAddedMs } from '../../observability/added-time.ts';
 import type { RelayAbort } from '../relay-abort.ts';
-import type { RelayReply } from '../relay-exchange.ts';
+import type { RelayRequest } from './relay-request.ts';
 
 const isReadable = (payload: unknown): payload is Readable =>
   payload !== null && typeof payload === 'object' && typeof (payload as Readable).pipe === 'function';
 
 /**
- * The relay lane's reply: what the relay stages and the error writer use of Fastify's reply, and
- * with the same effects (status on the raw response, `content-length` for bodies sent whole,
- * default content types, JSON for objects, streams piped with the source destroyed when the
- * client goes away), written straight to Node's response.
+ * A relay reply, as the relay lane answers every relay route: what the stages, the session guard
+ * and the error writer use of a reply (the names Fastify's reply has), with the same effects
+ * (status on the raw response, `content-length` for bodies sent whole, default content types,
+ * JSON for objects, streams piped with the source destroyed when the client goes away), written
+ * straight to Node's response. A route that does not wait for an upstream gets
+ * `X-Switchyard-Added-Ms` (its whole handling time) on what it sends; one that does sets it itself.
  */
-export class LaneReply implements RelayReply {
+export class RelayReply {
   sent = false;
   /** The call to abort when the client leaves before the answer was written (the lane's 'close' listener does). */
   abortOnClose: RelayAbort | null = null;
+  private readonly log: FastifyBaseLogger;
+  private readonly stampsAddedTime: boolean;
   /**
    * Headers set before the answer, as [name, value, name, value, …]: a whole answer goes out with
    * one `writeHead` of this list (no header map on the response, no per-header `setHeader`); a
@@ -28,11 +33,14 @@ export class LaneReply implements RelayReply {
 
   constructor(
     readonly raw: ServerResponse,
+    private readonly request: RelayRequest,
     private readonly startedAt: number,
-    private readonly log: FastifyBaseLogger,
     /** Answers an error the usual way (a stream that fails before its first byte). */
     private readonly fail: (error: unknown) => void,
-  ) {}
+  ) {
+    this.log = request.log;
+    this.stampsAddedTime = !request.routeOptions.config.relay;
+  }
 
   get elapsedTime(): number {
     return performance.now() - this.startedAt;
@@ -67,6 +75,12 @@ export class LaneReply implements RelayReply {
     return this.header('content-type', contentType);
   }
 
+  /** Expires a cookie, with the attributes @fastify/cookie's `clearCookie` writes. */
+  clearCookie(name: string, options: { path?: string } = {}): this {
+    const attributes = { sameSite: 'lax' as const, path: '/', ...options, expires: new Date(0), maxAge: 0 };
+    return this.header('set-cookie', this.request.server.serializeCookie(name, '', attributes));
+  }
+
   hasHeader(name: string): boolean {
     return this.indexOf(name) !== -1 || this.raw.hasHeader(name);
   }
@@ -85,6 +99,9 @@ export class LaneReply implements RelayReply {
     if (this.sent) {
       this.log.warn('reply was already sent');
       return this;
+    }
+    if (this.stampsAddedTime && !this.hasHeader(ADDED_TIME_HEADER)) {
+      this.header(ADDED_TIME_HEADER, formatAddedMs(this.elapsedTime));
     }
     this.sent = true;
     if (isReadable(payload)) {

@@ -4,9 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LaneReply } from './lane-reply.ts';
+import { RelayReply } from './relay-reply.ts';
+import type { RelayRequest } from './relay-request.ts';
 
 const silent = { warn: () => {} } as unknown as FastifyBaseLogger;
+
+/** The request a reply answers: a relay route's (it sets its own added time). */
+const requestLogging = (log: FastifyBaseLogger) =>
+  ({ log, routeOptions: { config: { relay: true } } }) as unknown as RelayRequest;
 const servers: ReturnType<typeof createServer>[] = [];
 
 afterEach(() => {
@@ -14,9 +19,9 @@ afterEach(() => {
 });
 
 /** Serves one request with `answer`, and returns the status, raw headers and body the client got. */
-async function exchange(answer: (reply: LaneReply, res: ServerResponse) => void) {
+async function exchange(answer: (reply: RelayReply, res: ServerResponse) => void) {
   const server = createServer((_req: IncomingMessage, res: ServerResponse) => {
-    answer(new LaneReply(res, performance.now(), silent, () => {}), res);
+    answer(new RelayReply(res, requestLogging(silent), performance.now(), () => {}), res);
   });
   servers.push(server);
   server.listen(0, '127.0.0.1');
@@ -35,7 +40,7 @@ async function exchange(answer: (reply: LaneReply, res: ServerResponse) => void)
   return { status: res.statusCode, headers, body };
 }
 
-describe('LaneReply', () => {
+describe('RelayReply', () => {
   it('sends a whole answer with its headers, the status and a content length', async () => {
     const got = await exchange((reply) => {
       reply.header('X-Oneapi-Request-Id', 'abc').code(201).header('content-type', 'application/json');
@@ -110,10 +115,12 @@ describe('LaneReply', () => {
   it('hands the response over with its status and headers written once, dropping a later header', async () => {
     const warnings: unknown[] = [];
     const got = await exchange((_reply, res) => {
-      const reply = new LaneReply(
+      const reply = new RelayReply(
         res,
+        requestLogging({
+          warn: (details: unknown) => warnings.push(details),
+        } as unknown as FastifyBaseLogger),
         performance.now(),
-        { warn: (details: unknown) => warnings.push(details) } as unknown as FastifyBaseLogger,
         () => {},
       );
       reply.code(202).header('content-type', 'text/event-stream').header('x-oneapi-request-id', 'r2');
