@@ -27,6 +27,8 @@ const expectedQueries = testDatabaseKind === 'sqlite' ? 0 : 1;
  * Statements for `calls` calls of one user made in one turn: none (SQLite), one (PostgreSQL), one
  * per MYSQL_GROUP_LIMIT calls (MySQL).
  */
+/** SQLite writes a settlement whole in its commit: no settled row waits for the writer. */
+const leavesSettledRow = testDatabaseKind !== 'sqlite';
 const groupedQueries = (calls: number) =>
   testDatabaseKind === 'sqlite' ? 0 : testDatabaseKind === 'mysql' ? Math.ceil(calls / MYSQL_GROUP_LIMIT) : 1;
 
@@ -102,7 +104,7 @@ describe('ledger round trips', () => {
     const books = await readBooks(handle, payer);
     expect(books.quota).toBe(START - 1_400);
     expect(books.tokenRemain).toBe(3_000 - 1_400);
-    expect(books.open.map((row) => row.state)).toEqual(['settled']);
+    expect(books.open.map((row) => row.state)).toEqual(leavesSettledRow ? ['settled'] : []);
     await writer.flush();
     expect((await readBooks(handle, payer)).usedQuota).toBe(1_400);
   });
@@ -165,7 +167,7 @@ describe('ledger round trips', () => {
     expect(books.tokenRemain).toBe(-1_500);
     expect(books.quota).toBe(START - 4_500);
     const row = books.open.find((open) => open.state === 'settled' && Number(open.charged) === 4_500);
-    expect(row?.id).toBe(reservation.ledgerId);
+    expect(row?.id).toBe(leavesSettledRow ? reservation.ledgerId : undefined);
     // A second settle or refund of the same reservation changes nothing.
     expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 0, shortfall: 0 });
     await billing.refund(reservation);

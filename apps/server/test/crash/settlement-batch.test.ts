@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingService } from '../../src/billing/ledger/billing-service.ts';
 import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
+import { testDatabaseKind } from '../support/test-database.ts';
 import {
   consumeLogOf,
   type LedgerFixture,
@@ -15,7 +16,8 @@ import {
  * The settlement writer's batch on every database (on PostgreSQL its counter updates and COMMIT
  * go as one message, postgres-settlement-batch.ts): only the ledger rows the batch deletes get
  * their consume log and counters, and a batch that fails anywhere, its last statements included,
- * changes nothing and stays queued.
+ * changes nothing and stays queued. SQLite has no batch: a settlement writes everything in its own
+ * commit (ADR-24; test/sqlite/settle-in-place.test.ts).
  */
 
 const payer = { userId: 21, tokenId: 22, tokenUnlimited: false };
@@ -23,7 +25,7 @@ const CHANNEL = 23;
 const START = 80_000;
 const consumeLog = consumeLogOf({ ...payer, channelId: CHANNEL, name: 'batch' });
 
-describe('settlement batches', () => {
+describe.skipIf(testDatabaseKind === 'sqlite')('settlement batches', () => {
   let fixture: LedgerFixture;
   let handle: DatabaseHandle;
   let billing: BillingService;

@@ -54,12 +54,6 @@ export interface BillingOptions {
   /** This process's node_instances id, stamped on its ledger rows. */
   instanceId: string;
   settlements: SettlementSink;
-  /**
-   * SQLite with the logs in the main database: a settlement whose group commit carries at least
-   * this many pieces writes its consume log row and counters itself instead of leaving them to the
-   * settlement writer (ADR-24). 0 or absent: never.
-   */
-  settleInPlaceFrom?: number;
   /** Where failed settlements and refunds are reported (their retries too); silent when absent. */
   log?: LedgerLog;
   /** Waits between retries of a failed settlement or refund (tests shorten them). */
@@ -87,9 +81,8 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * (ledger-retries.ts); its reservation stays open, and held, until then.
  *
  * On SQLite the statements are prepared once and run through the connection's group commit
- * (sqlite-ledger.ts, ADR-21); a settlement sharing its commit with `settleInPlaceFrom` pieces or
- * more (the relay's default 1: every one) writes its counters in that commit and its log row to
- * the log journal instead of leaving them to the writer (ADR-24, ADR-35). PostgreSQL and MySQL call one server-side routine per reserve,
+ * (sqlite-ledger.ts, ADR-21), and a settlement writes its counters in that commit and its log row
+ * to the log journal instead of leaving them to the writer (ADR-24, ADR-35). PostgreSQL and MySQL call one server-side routine per reserve,
  * settle or refund (ledger-routines.ts), and settle falls back to a Kysely transaction for the
  * rare case the routine declines (server-settlement.ts).
  */
@@ -116,7 +109,7 @@ export class BillingService {
     this.retries = new LedgerRetries(options.log ?? silentLog, options.retryDelaysMs);
     if (handle.kind === 'sqlite' && !handle.sqlite)
       throw new Error('SQLite billing needs the raw connection');
-    this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite, options.settleInPlaceFrom ?? 0) : undefined;
+    this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite) : undefined;
     this.routines = handle.kind === 'sqlite' ? undefined : new LedgerRoutines(handle.db, handle.kind);
   }
 

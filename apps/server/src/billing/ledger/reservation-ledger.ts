@@ -1,13 +1,13 @@
 import { formatQuota as formatQuotaText, LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { escapeLike } from '../../db/like-pattern.ts';
-import type { Database, LogTable, ReservationTable } from '../../db/schema.ts';
+import type { LogTable, ReservationTable } from '../../db/schema.ts';
 import { deadInstanceIds, nextDeathCheck } from '../../nodes/instance-liveness.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import { pendingFromRow } from '../settlement/settlement-entry.ts';
 import { credit, moveToCost, type Payer } from './balance-moves.ts';
+import { findConsumeLog } from './consume-log-lookup.ts';
 import { applyCounters, insertConsumeLogs } from './ledger-statements.ts';
 
 /** What reconciliation needs: the main database, where log rows go, and how to show quota. */
@@ -34,29 +34,6 @@ export interface ReconcileResult {
 }
 
 export type LedgerRow = Selectable<ReservationTable>;
-
-/** The consume log row a request wrote, if any (quota charged and channel). */
-async function findConsumeLog(
-  logs: Kysely<Database>,
-  row: Pick<LedgerRow, 'request_id' | 'user_id' | 'created_at'>,
-) {
-  if (!row.request_id) return undefined;
-  const candidates = await logs
-    .selectFrom('logs')
-    .select(['quota', 'channel_id', 'other'])
-    .where('type', '=', LogType.Consume)
-    .where('user_id', '=', row.user_id)
-    .where('created_at', '>=', Math.floor(Number(row.created_at) / 1000) - 1)
-    .where(sql<SqlBool>`other like ${`%"request_id":"${escapeLike(row.request_id)}"%`} escape '!'`)
-    .execute();
-  return candidates.find((log) => {
-    try {
-      return (JSON.parse(log.other ?? '{}') as { request_id?: unknown }).request_id === row.request_id;
-    } catch {
-      return false;
-    }
-  });
-}
 
 /**
  * Why a 'reserved' row is being closed: its process died, or its own live process holds no call
