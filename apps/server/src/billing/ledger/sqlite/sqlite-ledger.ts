@@ -5,7 +5,6 @@ import type { Payer } from '../balance-moves.ts';
 import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 import { SqliteLogJournal } from './sqlite-log-journal.ts';
-import { SqlitePendingMoves } from './sqlite-pending-moves.ts';
 
 const prepareAll = (db: SQLite.Database) => ({
   holdUser: db.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
@@ -18,6 +17,7 @@ const prepareAll = (db: SQLite.Database) => ({
   unreserve: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'reserved'"),
   creditUser: db.prepare('UPDATE users SET quota = quota + ? WHERE id = ?'),
   creditToken: db.prepare('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?'),
+  channelUsed: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
   settleUser: db.prepare(
     'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + 1 WHERE id = ?',
   ),
@@ -43,24 +43,19 @@ const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
  * through the connection's group commit (sqlite-group-commit.ts): the reserve, settle and refund
  * work of one event-loop turn shares one IMMEDIATE transaction (a piece that throws rolls it back,
  * and the pieces run again one by one), and each promise settles after the commit. A settlement
- * is written whole in its commit (ADR-24): the reserved row deleted, the balance moved, the
- * counters added (added up per row across the commit, sqlite-pending-moves.ts) and the consume log
- * row appended to the log journal (sqlite-log-journal.ts), which the settlement writer moves into
- * logs. Nothing of a settlement is left for the writer's batch.
+ * is written whole in its commit (ADR-24, ADR-42): the reserved row deleted, the balance moved,
+ * the counters added and the consume log row appended to the log journal (sqlite-log-journal.ts),
+ * which the settlement writer moves into logs. Nothing of a settlement is left for a batch.
  */
 export class SqliteLedger {
   private statements: Statements | undefined;
   private readonly commit: SqliteGroupCommit;
-  /** Settlements' balance moves and counters of the running transaction, added up. */
-  private readonly pending: SqlitePendingMoves;
   /** Where settlements append their consume log rows (moved into logs in batches). */
   private readonly journal: SqliteLogJournal;
 
   constructor(private readonly db: SQLite.Database) {
     this.commit = groupCommitOf(db);
-    this.pending = new SqlitePendingMoves(db);
     this.journal = new SqliteLogJournal(db);
-    this.commit.join(this.pending);
   }
 
   private prepared(): Statements {
@@ -80,9 +75,9 @@ export class SqliteLedger {
   reserve(r: SqliteReserve): Promise<'user' | 'token' | null> {
     return this.commit.submit(() => {
       const s = this.prepared();
-      if (!this.hold(s.holdUser, r.payer.userId, r.amount)) return 'user';
+      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) return 'user';
       const tokenLimited = limited(r.payer);
-      if (tokenLimited && !this.hold(s.holdToken, r.payer.tokenId, r.amount)) {
+      if (tokenLimited && s.holdToken.run(r.amount, r.payer.tokenId, r.amount).changes === 0) {
         s.creditUser.run(r.amount, r.payer.userId);
         return 'token';
       }
@@ -98,17 +93,6 @@ export class SqliteLedger {
       );
       return null;
     });
-  }
-
-  /**
-   * Holds `amount` on a balance (`quota >= amount`); one found short is tried again after the
-   * transaction's pending settlements are written (they may have given quota back).
-   */
-  private hold(statement: SQLite.Statement, id: number, amount: number): boolean {
-    if (statement.run(amount, id, amount).changes > 0) return true;
-    if (this.pending.isEmpty) return false;
-    this.pending.write();
-    return statement.run(amount, id, amount).changes > 0;
   }
 
   /** Deletes a 'reserved' row and credits it back (nothing when the row was reconciled). */
@@ -140,22 +124,13 @@ export class SqliteLedger {
     const unreserved = r.ledgerId !== '' && s.unreserve.run(r.ledgerId).changes > 0;
     if (!unreserved && r.onlyIfReserved) return null;
     const held = unreserved ? r.reserved : 0;
-    // The whole cost, even below zero (never written off): a cost beyond the reservation is taken
-    // from the balance as it stands.
+    // The whole cost, even below zero (never written off).
     const charged = target;
     const back = held - charged;
     const tokenBack = limited(payer) ? back : 0;
-    if (back < 0) {
-      // A cost beyond the reservation is taken at once: a later hold in this transaction must see it.
-      s.settleUser.run(back, charged, payer.userId);
-      if (payer.tokenId > 0) s.settleToken.run(tokenBack, charged, at, payer.tokenId);
-    } else {
-      // Quota given back and counters: added up with the transaction's other settlements, one
-      // UPDATE per row before the commit (a hold that finds a balance short writes them first).
-      this.pending.addUser(payer.userId, back, charged);
-      if (payer.tokenId > 0) this.pending.addToken(payer.tokenId, tokenBack, charged, at);
-    }
-    if (r.channelId > 0 && charged > 0) this.pending.addChannel(r.channelId, charged);
+    s.settleUser.run(back, charged, payer.userId);
+    if (payer.tokenId > 0) s.settleToken.run(tokenBack, charged, at, payer.tokenId);
+    if (r.channelId > 0 && charged > 0) s.channelUsed.run(charged, r.channelId);
     const log = stampLog(r.buildLog(charged, target - charged), at);
     if (log) this.journal.append(logValues(log, at));
     return {
