@@ -157,14 +157,17 @@ describe('reservation ledger with a separate log database', () => {
         .insertInto('logs')
         .values({ ...buildLog('req-left-moved')({ charged: 50 }), created_at: at })
         .execute();
+      // The next process: its own connection, its first move.
+      const next = openDatabase(mainDb.target);
       const writer = new SettlementWriter({
-        database: main,
+        database: next,
         logDatabase: logs,
         log: quietLog,
         batchSize: 100,
         intervalMs: 3_600_000,
       });
       await writer.close();
+      await next.destroy();
       expect(journal.count()).toBe(0);
       const left = (await consumeLogs()).filter((log) => log.other?.includes('req-left-'));
       expect(left.map((log) => JSON.parse(log.other!).request_id).sort()).toEqual([

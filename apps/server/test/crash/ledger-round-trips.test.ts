@@ -1,9 +1,8 @@
 import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/ledger/billing-service.ts';
-import { LedgerRoutines } from '../../src/billing/ledger/routines/ledger-routines.ts';
+import { openLedger } from '../../src/billing/ledger/ledger-of.ts';
 import { MYSQL_GROUP_LIMIT } from '../../src/billing/ledger/routines/routine-groups.ts';
-import { SqliteLedger } from '../../src/billing/ledger/sqlite/sqlite-ledger.ts';
 import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
@@ -271,10 +270,7 @@ describe('ledger round trips', () => {
     // Two reservations with the same ledger id in one turn: the second cannot be written. On
     // SQLite the group commit's transaction, on PostgreSQL and MySQL the group's statement, rolls back;
     // each call then runs alone.
-    const ledger =
-      testDatabaseKind === 'sqlite'
-        ? new SqliteLedger(handle.sqlite!)
-        : new LedgerRoutines(handle.db, testDatabaseKind === 'postgres' ? 'postgres' : 'mysql');
+    const ledger = openLedger(handle);
     const reserve = (id: string) =>
       ledger.reserve({ id, requestId: id, payer: tokenPayer, amount: 400, instanceId: 'trips' });
     try {
@@ -298,7 +294,7 @@ describe('ledger round trips', () => {
   // SQLite has one writer, in-process: no other transaction can hold a row the ledger waits for.
   if (testDatabaseKind !== 'sqlite') {
     it('sends a call the database rolled back in a deadlock again, once the conflict is gone', async () => {
-      const ledger = new LedgerRoutines(handle.db, testDatabaseKind === 'postgres' ? 'postgres' : 'mysql');
+      const ledger = openLedger(handle);
       await handle.db.connection().execute(async (other) => {
         // Another transaction holds the token's row; the reservation takes the user's row, then
         // waits for the token. The other is made heavier (InnoDB rolls back the lighter one;

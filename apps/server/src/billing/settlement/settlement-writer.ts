@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { SettlementSink } from '../ledger/billing-service.ts';
-import { insertConsumeLogs } from '../ledger/ledger-statements.ts';
-import { SqliteLogJournal } from '../ledger/sqlite/sqlite-log-journal.ts';
-import { writeSettlementBatchOnMysql } from './mysql-settlement-batch.ts';
-import { writeSettlementBatchOnPostgres } from './postgres-settlement-batch.ts';
+import { insertConsumeLogs } from '../ledger/consume-logs.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import { ledgerOf } from '../ledger/ledger-of.ts';
 import type { PendingSettlement } from './settlement-entry.ts';
 
 export interface SettlementWriterOptions {
@@ -48,11 +47,11 @@ class FailureNotice {
  * batch commits its ledger rows stay 'settled', so after a kill -9 reconciliation writes what is
  * missing. Only rows this transaction deleted are written: a row the master reconciled meanwhile
  * is not written twice. A failed batch stays queued and is retried; nothing is dropped while the
- * process lives. PostgreSQL sends the counters and COMMIT as one message, MySQL as one CALL
- * (postgres-/mysql-settlement-batch.ts), so the counted rows are locked only inside the server.
- * On SQLite a settlement writes everything in its own commit (ADR-24) and nothing is queued: each
- * flush (the timer's too) moves the log journal, where those settlements put their consume log
- * rows, into logs, whichever database holds them (ADR-35).
+ * process lives. The batch is the dialect's ledger's (`Ledger.writeSettled`: on PostgreSQL the
+ * counters and COMMIT go as one message, on MySQL as one CALL, so the counted rows are locked only
+ * inside the server). On SQLite a settlement writes everything in its own commit (ADR-24) and
+ * nothing is queued: each flush (the timer's too) has the ledger move its log journal, where those
+ * settlements put their consume log rows, into logs, whichever database holds them (ADR-35).
  */
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];
@@ -61,13 +60,7 @@ export class SettlementWriter implements SettlementSink {
   private readonly batches: FailureNotice;
   private readonly timer: NodeJS.Timeout;
   private readonly sharedLogs: boolean;
-  /** SQLite: settlements' consume log rows, waiting to be moved into logs (ADR-35). */
-  private readonly journal: SqliteLogJournal | undefined;
-  /**
-   * The next move into a separate log database checks for rows already there: the journal may
-   * hold rows a stopped process or a failed move had already inserted.
-   */
-  private uncertainMove = true;
+  private readonly ledger: Ledger;
   private moving: Promise<void> | null = null;
   private readonly moves: FailureNotice;
 
@@ -83,7 +76,7 @@ export class SettlementWriter implements SettlementSink {
       'moving the log journal failed; its rows stay and are retried',
       'the log journal is moved into logs again',
     );
-    this.journal = options.database.sqlite ? new SqliteLogJournal(options.database.sqlite) : undefined;
+    this.ledger = ledgerOf(options.database);
     this.timer = setInterval(() => void this.flush(), options.intervalMs);
     this.timer.unref();
   }
@@ -107,12 +100,12 @@ export class SettlementWriter implements SettlementSink {
   }
 
   /**
-   * Writes everything queued so far, batch by batch (a failed batch stays queued), then moves the
-   * log journal's rows into logs (SQLite).
+   * Writes everything queued so far, batch by batch (a failed batch stays queued), then has the
+   * ledger write what it keeps outside settled rows (SQLite: its log journal).
    */
   async flush(): Promise<void> {
     await this.writeQueued();
-    if (this.journal) await this.moveJournal(this.journal);
+    await this.flushLedger();
   }
 
   private async writeQueued(): Promise<void> {
@@ -136,25 +129,13 @@ export class SettlementWriter implements SettlementSink {
     }
   }
 
-  /**
-   * One move at a time, each of what the journal holds when it starts (so a flush waits for a
-   * running move, then moves the rest); a move that fails leaves its rows for the next flush.
-   */
-  private async moveJournal(journal: SqliteLogJournal): Promise<void> {
+  /** One ledger flush at a time (a flush waits for a running one, then flushes the rest). */
+  private async flushLedger(): Promise<void> {
     while (this.moving) await this.moving;
-    const { database, logDatabase } = this.options;
-    const move = this.sharedLogs
-      ? journal.move()
-      : journal.moveInto(database.db, logDatabase, this.uncertainMove);
-    this.moving = move
-      .then(() => {
-        this.uncertainMove = false;
-        this.moves.succeeded();
-      })
-      .catch((error: unknown) => {
-        this.uncertainMove = true;
-        this.moves.failed(error);
-      })
+    this.moving = this.ledger
+      .flush(this.options.logDatabase)
+      .then(() => this.moves.succeeded())
+      .catch((error: unknown) => this.moves.failed(error))
       .finally(() => {
         this.moving = null;
       });
@@ -162,7 +143,6 @@ export class SettlementWriter implements SettlementSink {
   }
 
   private async write(batch: PendingSettlement[]): Promise<void> {
-    if (this.options.database.kind === 'sqlite') throw new Error('SQLite settlements leave nothing to batch');
     if (!this.sharedLogs) {
       const unlogged = batch.filter((item) => item.log && !item.logged);
       if (unlogged.length > 0) {
@@ -170,12 +150,7 @@ export class SettlementWriter implements SettlementSink {
         for (const item of unlogged) item.logged = true;
       }
     }
-    const { database } = this.options;
-    if (database.kind === 'postgres') {
-      await writeSettlementBatchOnPostgres(database.db, batch, this.sharedLogs);
-      return;
-    }
-    await writeSettlementBatchOnMysql(database.db, batch, this.sharedLogs);
+    await this.ledger.writeSettled(batch, this.sharedLogs);
   }
 
   /** Stops the timer and writes what is left (one retry). */

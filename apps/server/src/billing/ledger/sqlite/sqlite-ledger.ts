@@ -1,7 +1,9 @@
 import type SQLite from 'better-sqlite3';
+import type { DatabaseHandle } from '../../../db/database.ts';
 import { logValues } from '../../settlement/log-values.ts';
 import type { PendingSettlement } from '../../settlement/settlement-entry.ts';
 import type { Payer } from '../balance-moves.ts';
+import type { Ledger, ReserveRow } from '../ledger.ts';
 import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 import { SqliteLogJournal } from './sqlite-log-journal.ts';
@@ -15,6 +17,7 @@ const prepareAll = (db: SQLite.Database) => ({
     'INSERT INTO reservations (id, request_id, user_id, token_id, token_limited, amount, created_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   ),
   unreserve: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'reserved'"),
+  deleteSettled: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'settled'"),
   creditUser: db.prepare('UPDATE users SET quota = quota + ? WHERE id = ?'),
   creditToken: db.prepare('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?'),
   channelUsed: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
@@ -28,14 +31,6 @@ const prepareAll = (db: SQLite.Database) => ({
 
 type Statements = ReturnType<typeof prepareAll>;
 
-export interface SqliteReserve {
-  id: string;
-  requestId: string;
-  payer: Payer;
-  amount: number;
-  instanceId: string;
-}
-
 const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
 
 /**
@@ -47,15 +42,23 @@ const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
  * the counters added and the consume log row appended to the log journal (sqlite-log-journal.ts),
  * which the settlement writer moves into logs. Nothing of a settlement is left for a batch.
  */
-export class SqliteLedger {
+export class SqliteLedger implements Ledger {
   private statements: Statements | undefined;
+  private readonly db: SQLite.Database;
   private readonly commit: SqliteGroupCommit;
   /** Where settlements append their consume log rows (moved into logs in batches). */
   private readonly journal: SqliteLogJournal;
+  /**
+   * The next move into a separate log database checks for rows already there: the journal may
+   * hold rows a stopped process or a failed move had inserted before its delete.
+   */
+  private uncertainMove = true;
 
-  constructor(private readonly db: SQLite.Database) {
-    this.commit = groupCommitOf(db);
-    this.journal = new SqliteLogJournal(db);
+  constructor(private readonly handle: DatabaseHandle) {
+    if (!handle.sqlite) throw new Error('the SQLite ledger needs the raw connection');
+    this.db = handle.sqlite;
+    this.commit = groupCommitOf(this.db);
+    this.journal = new SqliteLogJournal(this.db);
   }
 
   private prepared(): Statements {
@@ -72,7 +75,7 @@ export class SqliteLedger {
    * Holds the amount on user and token with its ledger row; answers who was short instead (then
    * nothing is left changed: a token refusal gives the user's hold back at once).
    */
-  reserve(r: SqliteReserve): Promise<'user' | 'token' | null> {
+  reserve(r: ReserveRow): Promise<'user' | 'token' | null> {
     return this.commit.submit(() => {
       const s = this.prepared();
       if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) return 'user';
@@ -95,12 +98,12 @@ export class SqliteLedger {
     });
   }
 
-  /** Deletes a 'reserved' row and credits it back (nothing when the row was reconciled). */
-  refund(id: string, payer: Payer, amount: number): Promise<void> {
+  refund(id: string, payer: Payer, amount: number): Promise<boolean> {
     return this.commit.submit(() => {
       const s = this.prepared();
-      if (s.unreserve.run(id).changes === 0) return;
+      if (s.unreserve.run(id).changes === 0) return false;
       this.credit(s, payer, amount);
+      return true;
     });
   }
 
@@ -143,5 +146,45 @@ export class SqliteLedger {
       log,
       written: true,
     };
+  }
+
+  /**
+   * Settled rows exist on SQLite only when a process of a build that left them for a batch died
+   * before writing them; reconciliation writes them through here: deleted, their consume rows to
+   * the log journal (when `withLogs`) and their counters, as a settlement writes its own.
+   */
+  writeSettled(batch: readonly PendingSettlement[], withLogs: boolean): Promise<number> {
+    return this.commit.submit(() => {
+      const s = this.prepared();
+      let written = 0;
+      for (const item of batch) {
+        if (s.deleteSettled.run(item.id).changes === 0) continue;
+        written++;
+        s.settleUser.run(0, item.charged, item.userId);
+        if (item.tokenId > 0) s.settleToken.run(0, item.charged, item.at, item.tokenId);
+        if (item.channelId > 0 && item.charged > 0) s.channelUsed.run(item.charged, item.channelId);
+        if (withLogs && item.log) this.journal.append(logValues(item.log, item.at));
+      }
+      return written;
+    });
+  }
+
+  /**
+   * Moves the log journal into `logs`: of this database, or of a separate log database
+   * (LOG_SQL_DSN; sqlite-log-journal.ts `moveInto`). A move that fails leaves its rows for the
+   * next flush, and raises.
+   */
+  async flush(logDatabase: DatabaseHandle): Promise<void> {
+    if (logDatabase === this.handle) {
+      await this.journal.move();
+      return;
+    }
+    try {
+      await this.journal.moveInto(this.handle.db, logDatabase, this.uncertainMove);
+      this.uncertainMove = false;
+    } catch (error) {
+      this.uncertainMove = true;
+      throw error;
+    }
   }
 }

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../../db/database.ts';
 import type { NewLog } from '../../../db/repositories/log-repository.ts';
 import type { Database } from '../../../db/schema.ts';
 import { LOG_COLUMNS, runLogRow } from '../../settlement/log-values.ts';
-import { findConsumeLog } from '../consume-log-lookup.ts';
+import { findConsumeLog, insertConsumeLogs } from '../consume-logs.ts';
 import { groupCommitOf } from './sqlite-group-commit.ts';
 
 /** Rows moved per transaction: one move holds the connection for a few milliseconds at most. */
@@ -118,7 +118,7 @@ export class SqliteLogJournal {
             trx,
           );
         if (rows.length === 0) return 0;
-        const fresh: NewLog[] = [];
+        const fresh: { log: NewLog; at: number }[] = [];
         for (const { rowid: _, ...row } of rows) {
           const log = row as unknown as NewLog;
           const requestId = requestIdOf(row.other);
@@ -130,13 +130,10 @@ export class SqliteLogJournal {
               user_id: Number(row.user_id),
               created_at: Number(row.created_at) * 1000,
             }));
-          if (!written) fresh.push(log);
+          if (!written) fresh.push({ log, at: Number(row.created_at) });
         }
         for (let from = 0; from < fresh.length; from += FOREIGN_INSERT_ROWS) {
-          await logs.db
-            .insertInto('logs')
-            .values(fresh.slice(from, from + FOREIGN_INSERT_ROWS))
-            .execute();
+          await insertConsumeLogs(logs.db, fresh.slice(from, from + FOREIGN_INSERT_ROWS), logs.kind);
         }
         await sql`DELETE FROM log_journal WHERE rowid <= ${rows[rows.length - 1]!.rowid}`.execute(trx);
         return rows.length;

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { writeBatchOnConnection } from '../ledger/ledger-statements.ts';
-import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
+import type { Database } from '../../../db/schema.ts';
+import { aggregateCounters, type PendingSettlement } from '../../settlement/settlement-entry.ts';
+import { writeBatchOnConnection } from '../routines/settlement-batch.ts';
 
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new Error(`counter value ${value} is not a safe integer`);
@@ -44,7 +44,7 @@ export function writeSettlementBatchOnPostgres(
   db: Kysely<Database>,
   batch: readonly PendingSettlement[],
   withLogs: boolean,
-): Promise<void> {
+): Promise<number> {
   return writeBatchOnConnection(
     db,
     'postgres',

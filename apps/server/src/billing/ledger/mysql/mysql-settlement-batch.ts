@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { writeBatchOnConnection } from '../ledger/ledger-statements.ts';
-import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
+import type { Database } from '../../../db/schema.ts';
+import { aggregateCounters, type PendingSettlement } from '../../settlement/settlement-entry.ts';
+import { writeBatchOnConnection } from '../routines/settlement-batch.ts';
 
 /** The batch's counters as the JSON arguments of `switchyard_batch_counters` (migration 006). */
 export function counterArguments(items: readonly PendingSettlement[]): [string, string, string] {
@@ -34,7 +34,7 @@ export function writeSettlementBatchOnMysql(
   db: Kysely<Database>,
   batch: readonly PendingSettlement[],
   withLogs: boolean,
-): Promise<void> {
+): Promise<number> {
   return writeBatchOnConnection(db, 'mysql', MYSQL_BATCH_BEGIN, batch, withLogs, (connection, mine) => {
     const [users, tokens, channels] = counterArguments(mine);
     return sql`CALL switchyard_batch_counters(${users}, ${tokens}, ${channels})`.execute(connection);
