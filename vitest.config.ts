@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
  * holds code that only SQLite runs (its ledger's prepared statements).
  */
 const SQLITE_ONLY = ['apps/server/test/protocols/**', 'apps/server/test/sqlite/**'];
+/** test/routines holds code that only PostgreSQL and MySQL run (their settlement batches). */
+const SERVER_DATABASES_ONLY = ['apps/server/test/routines/**'];
 
 /**
  * Server test files share one module graph per worker (`isolate: false`): each builds its own app
@@ -23,7 +25,10 @@ const serverProject = (name: string, database: string, isolated: boolean) => ({
   test: {
     name: isolated ? `${name}-isolated` : name,
     include: isolated ? MOCKS_MODULES.map((glob) => `${glob}/*.test.ts`) : ['apps/server/test/**/*.test.ts'],
-    exclude: [...(database === 'sqlite' ? [] : SQLITE_ONLY), ...(isolated ? [] : MOCKS_MODULES)],
+    exclude: [
+      ...(database === 'sqlite' ? SERVER_DATABASES_ONLY : SQLITE_ONLY),
+      ...(isolated ? [] : MOCKS_MODULES),
+    ],
     isolate: isolated,
     environment: 'node',
     env: { TEST_DB: database },

@@ -17,7 +17,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BillingService } from '../../../apps/server/src/billing/ledger/billing-service.ts';
-import { DEFAULT_LEDGER_TIMING } from '../../../apps/server/src/billing/ledger/ledger-timing.ts';
 import { SettlementWriter } from '../../../apps/server/src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../../apps/server/src/db/database.ts';
 import { migrateDatabases } from '../../../apps/server/src/db/migrate.ts';
@@ -37,8 +36,6 @@ export interface BillingBenchResult extends BillingFloorResult {
 }
 
 const BATCH = 50;
-/** The relay's threshold for settling in place (ADR-24). */
-const IN_PLACE_FROM = DEFAULT_LEDGER_TIMING.settleInPlaceFrom;
 /** Calls in flight together in the grouped measurement. */
 const GROUP = 8;
 const quietLog = { error: () => undefined, info: () => undefined, warn: () => undefined } as never;
@@ -102,7 +99,6 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       const billing = new BillingService(handleUsed, {
         instanceId: 'bench',
         settlements: writer,
-        settleInPlaceFrom: IN_PLACE_FROM,
       });
       let reserve = 0;
       let settle = 0;
@@ -137,7 +133,6 @@ export async function runBillingBench(calls = 5_000): Promise<BillingBenchResult
       const billing = new BillingService(handle, {
         instanceId: 'bench',
         settlements: writer,
-        settleInPlaceFrom: IN_PLACE_FROM,
       });
       const at = cpuUs();
       for (let i = 0; i < count; i += GROUP) {

@@ -88,7 +88,6 @@ export async function createRelayRuntime(deps: RelayDependencies): Promise<Relay
     billing: new BillingService(deps.database, {
       instanceId: deps.instanceId,
       settlements,
-      settleInPlaceFrom: deps.logDatabase === deps.database ? deps.ledgerTiming.settleInPlaceFrom : 0,
       log: deps.log,
     }),
     upstream: new UpstreamClient(deps.config),

@@ -1,16 +1,21 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/ledger/billing-service.ts';
 import { reconcileReservations } from '../../src/billing/ledger/reservation-ledger.ts';
+import { groupCommitOf } from '../../src/billing/ledger/sqlite/sqlite-group-commit.ts';
+import { SqliteLogJournal } from '../../src/billing/ledger/sqlite/sqlite-log-journal.ts';
+import { logValues } from '../../src/billing/settlement/log-values.ts';
 import { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
 import { quietLog } from './ledger-checks.ts';
 
 /**
  * The ledger with logs in their own database (LOG_SQL_DSN): the settlement writer puts the log
  * rows there and the counters in the main database; a dead process's settled rows get their log
  * row once — not again when the dead writer had already written it before its main transaction.
+ * On SQLite the log rows wait in the main database's log journal and are moved there, once.
  */
 
 const USER = 5;
@@ -135,4 +140,41 @@ describe('reservation ledger with a separate log database', () => {
     });
     expect(await main.db.selectFrom('reservations').selectAll().execute()).toEqual([]);
   });
+
+  // SQLite's log journal only: PostgreSQL and MySQL write consume rows straight to the log database.
+  if (testDatabaseKind === 'sqlite')
+    it('moves journal rows a stopped process left into the log database once, none it had moved already', async () => {
+      const journal = new SqliteLogJournal(main.sqlite!);
+      const at = Math.floor(Date.now() / 1000);
+      // As after a kill -9 between the log database's insert and the journal's delete: both hold
+      // 'req-left-moved'; 'req-left-missing' is only in the journal.
+      await groupCommitOf(main.sqlite!).submit(() => {
+        for (const name of ['moved', 'missing']) {
+          journal.append(logValues(buildLog(`req-left-${name}`)({ charged: 50 }), at));
+        }
+      });
+      await logs.db
+        .insertInto('logs')
+        .values({ ...buildLog('req-left-moved')({ charged: 50 }), created_at: at })
+        .execute();
+      // The next process: its own connection, its first move.
+      const next = openDatabase(mainDb.target);
+      const writer = new SettlementWriter({
+        database: next,
+        logDatabase: logs,
+        log: quietLog,
+        batchSize: 100,
+        intervalMs: 3_600_000,
+      });
+      await writer.close();
+      await next.destroy();
+      expect(journal.count()).toBe(0);
+      const left = (await consumeLogs()).filter((log) => log.other?.includes('req-left-'));
+      expect(left.map((log) => JSON.parse(log.other!).request_id).sort()).toEqual([
+        'req-left-missing',
+        'req-left-moved',
+      ]);
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM log_journal`.execute(main.db);
+      expect(Number(rows[0]!.n)).toBe(0);
+    });
 });

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingService } from '../../src/billing/ledger/billing-service.ts';
 import { reconcileReservations } from '../../src/billing/ledger/reservation-ledger.ts';
+import { encodeEntry } from '../../src/billing/settlement/settlement-entry.ts';
 import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import type { TestDatabase } from '../support/test-database.ts';
+import { type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, quietLog, readBooks } from './ledger-checks.ts';
 
 /**
  * The reservation ledger against a real database: settled rows until the settlement writer's
- * batch, exactly-once closing of a dead process's rows whoever gets there first, and rows of live
+ * batch (on SQLite a settlement is written whole in its commit instead, ADR-24), exactly-once closing of a dead process's rows whoever gets there first, and rows of live
  * processes left alone.
  */
 
@@ -17,6 +18,8 @@ const CHANNEL = 3;
 const START = 100_000;
 const DEAD_AFTER = 30_000;
 const consumeLog = consumeLogOf({ ...payer, channelId: CHANNEL, name: 'ledger' });
+/** PostgreSQL and MySQL leave a settled row for the writer; SQLite writes a settlement whole. */
+const leavesSettledRow = testDatabaseKind !== 'sqlite';
 
 describe('reservation ledger', () => {
   let fixture: LedgerFixture;
@@ -97,20 +100,27 @@ describe('reservation ledger', () => {
       charged: 1000,
       shortfall: 0,
     });
-    // Balances moved at once; the log row and counters wait in the settled ledger row.
     const settled = await readBooks(handle, payer);
-    expect(settled.open).toHaveLength(1);
-    expect(settled.open[0]).toMatchObject({
-      id: reservation.ledgerId,
-      state: 'settled',
-      channel_id: CHANNEL,
-    });
-    expect(Number(settled.open[0]!.charged)).toBe(1000);
-    expect(JSON.parse(settled.open[0]!.entry!).log).toMatchObject({ quota: 1000, type: 2 });
     expect(settled.quota).toBe(START - 1000);
     expect(settled.tokenRemain).toBe(START - 1000);
-    expect(settled.usedQuota).toBe(0);
-    expect(settled.consume).toHaveLength(0);
+    if (leavesSettledRow) {
+      // Balances moved at once; the log row and counters wait in the settled ledger row.
+      expect(settled.open).toHaveLength(1);
+      expect(settled.open[0]).toMatchObject({
+        id: reservation.ledgerId,
+        state: 'settled',
+        channel_id: CHANNEL,
+      });
+      expect(Number(settled.open[0]!.charged)).toBe(1000);
+      expect(JSON.parse(settled.open[0]!.entry!).log).toMatchObject({ quota: 1000, type: 2 });
+      expect(settled.usedQuota).toBe(0);
+      expect(settled.consume).toHaveLength(0);
+    } else {
+      // Written whole in the settlement's commit: counters, and the log row in the journal.
+      expect(settled.open).toEqual([]);
+      expect(settled.usedQuota).toBe(1000);
+      expect(settled.consume.map((log) => Number(log.quota))).toEqual([1000]);
+    }
     expect(billing.openCount).toBe(0);
     expect(await billing.whenIdle(10)).toBe(true);
     await writer.flush();
@@ -130,7 +140,9 @@ describe('reservation ledger', () => {
     expect(free.ledgerId).toBe('');
     expect((await readBooks(handle, payer)).open).toEqual([]);
     await billing.settle(free, 0, CHANNEL, consumeLog('req-free'));
-    expect((await readBooks(handle, payer)).open).toMatchObject([{ state: 'settled' }]);
+    expect((await readBooks(handle, payer)).open).toMatchObject(
+      leavesSettledRow ? [{ state: 'settled' }] : [],
+    );
     await writer.flush();
     expect(await readBooks(handle, payer)).toMatchObject({ open: [], requestCount: 2, usedQuota: 1000 });
   });
@@ -243,7 +255,31 @@ describe('reservation ledger', () => {
     const costs = [700, 800, 900];
     for (const [index, cost] of costs.entries()) {
       const reservation = await billing.reserve(tokenPayer, 1000, `req-dead-${index}`);
-      await billing.settle(reservation, cost, CHANNEL, consumeLog(`req-dead-${index}`));
+      if (leavesSettledRow) {
+        await billing.settle(reservation, cost, CHANNEL, consumeLog(`req-dead-${index}`));
+        continue;
+      }
+      // SQLite writes a settlement whole; the row and balance as a settlement that left its row
+      // for a batch leaves them (a process of a build that did, killed before its batch).
+      const at = Math.floor(Date.now() / 1000);
+      const log = { ...consumeLog(`req-dead-${index}`)({ charged: cost, shortfall: 0 }), created_at: at };
+      await handle.db
+        .updateTable('reservations')
+        .set({ state: 'settled', charged: cost, channel_id: CHANNEL, entry: encodeEntry(at, log) })
+        .where('id', '=', reservation.ledgerId)
+        .execute();
+      await billing.refund(reservation);
+      const moved = await readBooks(handle, payer);
+      await handle.db
+        .updateTable('users')
+        .set({ quota: moved.quota + 1000 - cost })
+        .where('id', '=', payer.userId)
+        .execute();
+      await handle.db
+        .updateTable('tokens')
+        .set({ remain_quota: moved.tokenRemain + 1000 - cost })
+        .where('id', '=', payer.tokenId)
+        .execute();
     }
     expect((await readBooks(handle, payer)).open.map((row) => row.state)).toEqual([
       'settled',

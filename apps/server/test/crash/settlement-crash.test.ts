@@ -7,8 +7,8 @@ import { expectBalancedBooks, FAST_LEDGER_ENV, readBooks, waitForEmptyLedger } f
 import { eventually, type ServerProcess, sleep, startServer, stopServer } from './server-process.ts';
 
 /**
- * The ledger v2 with real processes: a kill -9 after settlements whose batch was not written yet
- * (consume logs and counters) loses nothing, and the master reconciles only dead processes —
+ * The ledger with real processes: a kill -9 after settlements whose batch was not written yet
+ * (consume logs and counters; on SQLite, consume rows still in the log journal) loses nothing, and the master reconciles only dead processes —
  * a live slave keeps its reservation across a master restart, a killed slave's rows are closed by
  * the running master's sweep.
  */
@@ -16,9 +16,21 @@ import { eventually, type ServerProcess, sleep, startServer, stopServer } from '
 const START_QUOTA = 60_000;
 /**
  * Batches are never written by the timer: only a kill -9 or a graceful stop ends these processes.
- * On SQLite every settlement goes to the batch too (none is written in place, ADR-24).
+ * On SQLite a settlement writes its counters itself and its consume log row to the log journal,
+ * which the writer moves into logs only on its timer (ADR-24, ADR-35).
  */
-const NO_FLUSH = { SETTLEMENT_FLUSH_MS: '3600000', SETTLEMENT_BATCH_SIZE: '1000', SETTLE_IN_PLACE_FROM: '0' };
+const NO_FLUSH = { SETTLEMENT_FLUSH_MS: '3600000', SETTLEMENT_BATCH_SIZE: '1000' };
+
+/** Consume rows in the logs table proper (not the SQLite log journal). */
+async function loggedConsume(handle: DatabaseHandle, userId: number): Promise<number> {
+  const rows = await handle.db
+    .selectFrom('logs')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('type', '=', 2)
+    .execute();
+  return rows.length;
+}
 
 async function channelUsed(handle: DatabaseHandle, channelId: number): Promise<number> {
   const row = await handle.db
@@ -54,31 +66,54 @@ describe('crash safety: settlement batches and node instances', () => {
     payer = await preparePayer(first, mock.url, START_QUOTA);
     const replies = await Promise.all([1, 2, 3].map((n) => chat(first, payer.key, `settled call ${n}`)));
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200]);
-    // Settled: balances moved, the rows wait for their batch with the log rows inside.
-    await eventually('three settled ledger rows', async () => {
-      const { open } = await readBooks(handle, payer);
-      return open.length === 3 && open.every((row) => row.state === 'settled');
-    });
-    // Read once settled (readBooks is several statements; the settlements are done now).
-    const settled = await readBooks(handle, payer);
-    const charged = settled.open.reduce((sum, row) => sum + Number(row.charged), 0);
-    expect(charged).toBeGreaterThan(0);
-    expect(settled.quota).toBe(START_QUOTA - charged);
-    expect(settled.tokenRemain).toBe(START_QUOTA - charged);
-    expect(settled.consume).toHaveLength(0);
-    expect(settled.usedQuota).toBe(0);
-    expect(settled.requestCount).toBe(0);
+    let charged: number;
+    if (handle.kind === 'sqlite') {
+      // Written whole in each settlement's commit: balances and counters moved, the ledger empty,
+      // the consume log rows in the journal, not yet in logs.
+      await eventually('three consume rows in the journal', async () => {
+        const { open, consume } = await readBooks(handle, payer);
+        return open.length === 0 && consume.length === 3;
+      });
+      const settled = await readBooks(handle, payer);
+      charged = settled.loggedQuota;
+      expect(charged).toBeGreaterThan(0);
+      expect(settled.quota).toBe(START_QUOTA - charged);
+      expect(settled.usedQuota).toBe(charged);
+      expect(settled.requestCount).toBe(3);
+      expect(await loggedConsume(handle, payer.userId)).toBe(0);
+      first.kill('SIGKILL');
+      expect((await first.exited).signal).toBe('SIGKILL');
+    } else {
+      // Settled: balances moved, the rows wait for their batch with the log rows inside.
+      await eventually('three settled ledger rows', async () => {
+        const { open } = await readBooks(handle, payer);
+        return open.length === 3 && open.every((row) => row.state === 'settled');
+      });
+      // Read once settled (readBooks is several statements; the settlements are done now).
+      const settled = await readBooks(handle, payer);
+      charged = settled.open.reduce((sum, row) => sum + Number(row.charged), 0);
+      expect(charged).toBeGreaterThan(0);
+      expect(settled.quota).toBe(START_QUOTA - charged);
+      expect(settled.tokenRemain).toBe(START_QUOTA - charged);
+      expect(settled.consume).toHaveLength(0);
+      expect(settled.usedQuota).toBe(0);
+      expect(settled.requestCount).toBe(0);
 
-    first.kill('SIGKILL');
-    expect((await first.exited).signal).toBe('SIGKILL');
-    // The books are off while the node is down: charged, not logged, not counted.
-    const down = await readBooks(handle, payer);
-    expect(down.open).toHaveLength(3);
-    expect(down.consume).toHaveLength(0);
+      first.kill('SIGKILL');
+      expect((await first.exited).signal).toBe('SIGKILL');
+      // The books are off while the node is down: charged, not logged, not counted.
+      const down = await readBooks(handle, payer);
+      expect(down.open).toHaveLength(3);
+      expect(down.consume).toHaveLength(0);
+    }
 
     const second = await startServer(database.target, FAST_LEDGER_ENV);
     servers.push(second);
     await waitForEmptyLedger(handle);
+    await eventually(
+      'the consume rows in logs',
+      async () => (await loggedConsume(handle, payer.userId)) === 3,
+    );
     const books = await expectBalancedBooks(handle, payer, START_QUOTA);
     expect(books.loggedQuota).toBe(charged);
     expect(books.consume).toHaveLength(3);
@@ -109,14 +144,19 @@ describe('crash safety: settlement batches and node instances', () => {
     await stream.started;
     // Wait for the finished call's settlement too: readBooks reads the balance before the ledger,
     // so a settlement committing between the two reads would leave a stale balance in `held`.
-    await eventually('the slave’s two ledger rows, one of them settled', async () => {
-      const { open } = await readBooks(handle, payer);
-      return open.length === 2 && open.some((row) => row.state === 'settled');
+    // On SQLite the finished call is written whole (no settled row, its consume row counted).
+    const sqlite = handle.kind === 'sqlite';
+    const states = sqlite ? ['reserved'] : ['reserved', 'settled'];
+    await eventually('the slave’s ledger rows, the finished call settled', async () => {
+      const { open, consume } = await readBooks(handle, payer);
+      return sqlite
+        ? open.length === 1 && consume.length === before.consume.length + 1
+        : open.length === 2 && open.some((row) => row.state === 'settled');
     });
     const held = await readBooks(handle, payer);
     const slaveInstance = held.open[0]!.instance_id;
-    expect(held.open.map((row) => row.instance_id)).toEqual([slaveInstance, slaveInstance]);
-    expect(held.open.map((row) => row.state).sort()).toEqual(['reserved', 'settled']);
+    expect(held.open.map((row) => row.instance_id)).toEqual(states.map(() => slaveInstance));
+    expect(held.open.map((row) => row.state).sort()).toEqual(states);
 
     // Restart the master while the slave lives: start-up reconciliation and several sweeps pass.
     master.kill('SIGKILL');
@@ -140,7 +180,8 @@ describe('crash safety: settlement batches and node instances', () => {
       expect.objectContaining({ request_id: stream.requestId, reconciled: 'refunded' }),
     ]);
     expect(Number(books.system.at(-1)!.quota)).toBe(Number(reserved.amount));
-    // The slave's finished call got its consume log and counters from the settled row.
+    // The slave's finished call got its consume log and counters (from the settled row, or on
+    // SQLite in its own commit).
     expect(books.consume.length).toBe(before.consume.length + 1);
     expect(books.requestCount).toBe(before.requestCount + 1);
     const cut = await stream.finished;

@@ -46,7 +46,7 @@ describe('log journal (SQLite)', () => {
   beforeAll(async () => {
     fixture = await openLedgerFixture(
       { ...payer, channelId: CHANNEL, name: 'journal', quota: 1_000_000, tokenRemain: 1_000_000 },
-      { instanceId: 'journal', settleInPlaceFrom: 1 },
+      { instanceId: 'journal' },
     );
     handle = fixture.handle;
     journal = new SqliteLogJournal(handle.sqlite!);

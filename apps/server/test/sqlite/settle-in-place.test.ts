@@ -1,17 +1,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BillingService } from '../../src/billing/ledger/billing-service.ts';
+import type { BillingService } from '../../src/billing/ledger/billing-service.ts';
 import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
 import { consumeLogOf, type LedgerFixture, openLedgerFixture, readCounters } from '../crash/ledger-checks.ts';
 
 /**
- * SQLite with the logs in the main database (ADR-24): a settlement sharing its group commit with
- * enough others deletes the reserved row, moves the balance to the cost, appends the consume log
- * row to the log journal (ADR-35; the books count it there until the writer moves it into logs)
- * and adds the counters in that commit; nothing goes to the settlement writer, and a failure
- * anywhere leaves the reserved row and the books as they were. Below the threshold it waits for
- * the writer's batch as on the other databases.
+ * SQLite (ADR-24): a settlement deletes the reserved row, moves the balance to the cost, appends
+ * the consume log row to the log journal (ADR-35; the books count it there until the writer moves
+ * it into logs) and adds the counters in its group commit, alone in it or not; nothing goes to the
+ * settlement writer, and a failure anywhere leaves the reserved row and the books as they were.
  */
 
 const payer = { userId: 31, tokenId: 32, tokenUnlimited: false };
@@ -29,7 +27,6 @@ describe('settle in place (SQLite)', () => {
     handle.db.updateTable('users').set({ quota }).where('id', '=', payer.userId).execute();
 
   beforeAll(async () => {
-    // 1: every settlement is written in place, alone in its commit or not.
     fixture = await openLedgerFixture(
       {
         userId: payer.userId,
@@ -39,7 +36,7 @@ describe('settle in place (SQLite)', () => {
         quota: START,
         tokenRemain: START,
       },
-      { instanceId: 'inplace', settleInPlaceFrom: 1 },
+      { instanceId: 'inplace' },
     );
     ({ handle, billing, writer } = fixture);
     expect(handle.kind).toBe('sqlite');
@@ -138,40 +135,29 @@ describe('settle in place (SQLite)', () => {
     expect(writer.pending).toBe(0);
   });
 
-  it('writes in place only when the commit carries the threshold’s pieces; below it the batch writes', async () => {
+  it('writes a settlement alone in its commit and settlements sharing one alike', async () => {
     const before = await counters();
-    const threshold = new BillingService(handle, {
-      instanceId: 'inplace',
-      settlements: writer,
-      settleInPlaceFrom: 3,
-    });
-    const lone = await threshold.reserve(payer, 1_000, 'lone');
-    await threshold.settle(lone, 100, CHANNEL, consumeLog('lone'));
-    // Alone in its commit: marked settled, left to the writer.
-    expect(writer.pending).toBe(1);
-    expect(await counters()).toMatchObject({
-      open: before.open + 1,
-      consume: before.consume,
-      usedQuota: before.usedQuota,
-    });
-    await writer.flush();
+    const lone = await billing.reserve(payer, 1_000, 'lone');
+    await billing.settle(lone, 100, CHANNEL, consumeLog('lone'));
+    // Alone in its commit: written whole, nothing left to the writer.
+    expect(writer.pending).toBe(0);
     expect(await counters()).toMatchObject({ open: before.open, usedQuota: before.usedQuota + 100 });
 
     // Three settlements submitted in one turn share a commit: each writes its own row.
     const names = ['wave-1', 'wave-2', 'wave-3'];
-    const reservations = await Promise.all(names.map((name) => threshold.reserve(payer, 1_000, name)));
+    const reservations = await Promise.all(names.map((name) => billing.reserve(payer, 1_000, name)));
     await Promise.all(
-      reservations.map((held, n) => threshold.settle(held, 200, CHANNEL, consumeLog(names[n]!))),
+      reservations.map((held, n) => billing.settle(held, 200, CHANNEL, consumeLog(names[n]!))),
     );
     expect(writer.pending).toBe(0);
     const after = await counters();
     expect(after.open).toBe(before.open);
-    expect(after.consume.slice(-3)).toEqual(names);
+    expect(after.consume.slice(-4)).toEqual(['lone', ...names]);
     expect(after.usedQuota).toBe(before.usedQuota + 700);
     expect(after.requestCount).toBe(before.requestCount + 4);
   });
 
-  it('adds up the settlements of one commit and writes the user, token and channel once each', async () => {
+  it('settles the calls of one commit, each counted on the user, token and channel', async () => {
     const before = await counters();
     const names = ['sum-1', 'sum-2', 'sum-3', 'sum-4'];
     const costs = [100, 250, 0, 1_000];
@@ -221,7 +207,7 @@ describe('settle in place (SQLite)', () => {
     await setQuota(START);
   });
 
-  it('forgets the added-up moves of a commit that rolled back', async () => {
+  it('leaves no move of a commit that rolled back', async () => {
     const before = await counters();
     const reservations = await Promise.all(
       ['undone-1', 'undone-2'].map((n) => billing.reserve(payer, 1_000, n)),

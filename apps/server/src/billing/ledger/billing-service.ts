@@ -8,12 +8,11 @@ import { GatewayError } from '../../errors/gateway-error.ts';
 import { type Linked, LinkedSet } from '../../lib/linked-set.ts';
 import type { PendingSettlement } from '../settlement/settlement-entry.ts';
 import type { Payer } from './balance-moves.ts';
+import type { Ledger } from './ledger.ts';
+import { ledgerOf } from './ledger-of.ts';
 import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
-import { LedgerRoutines } from './routines/ledger-routines.ts';
-import { settleByRoutine, settleInTransaction } from './routines/server-settlement.ts';
 import type { SettleAttempt } from './settle-attempt.ts';
 import { SettlementDeferred } from './settlement-deferred.ts';
-import { SqliteLedger } from './sqlite/sqlite-ledger.ts';
 
 export type { Payer } from './balance-moves.ts';
 
@@ -54,12 +53,6 @@ export interface BillingOptions {
   /** This process's node_instances id, stamped on its ledger rows. */
   instanceId: string;
   settlements: SettlementSink;
-  /**
-   * SQLite with the logs in the main database: a settlement whose group commit carries at least
-   * this many pieces writes its consume log row and counters itself instead of leaving them to the
-   * settlement writer (ADR-24). 0 or absent: never.
-   */
-  settleInPlaceFrom?: number;
   /** Where failed settlements and refunds are reported (their retries too); silent when absent. */
   log?: LedgerLog;
   /** Waits between retries of a failed settlement or refund (tests shorten them). */
@@ -86,12 +79,11 @@ const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度�
  * connection, an outage) is retried while the process runs, only while its row is still reserved
  * (ledger-retries.ts); its reservation stays open, and held, until then.
  *
- * On SQLite the statements are prepared once and run through the connection's group commit
- * (sqlite-ledger.ts, ADR-21); a settlement sharing its commit with `settleInPlaceFrom` pieces or
- * more (the relay's default 1: every one) writes its counters in that commit and its log row to
- * the log journal instead of leaving them to the writer (ADR-24, ADR-35). PostgreSQL and MySQL call one server-side routine per reserve,
- * settle or refund (ledger-routines.ts), and settle falls back to a Kysely transaction for the
- * rare case the routine declines (server-settlement.ts).
+ * The database work is the dialect's ledger's (ledger.ts, `ledgerOf`): on SQLite prepared
+ * statements through the connection's group commit, a settlement writing its counters in that
+ * commit and its log row to the log journal instead of leaving them to the writer (ADR-21,
+ * ADR-24, ADR-35, ADR-45); on PostgreSQL and MySQL one server-side routine per reserve, settle or
+ * refund, and a Kysely transaction for the rare settlement the routine declines (routines/).
  */
 export class BillingService {
   /**
@@ -100,9 +92,8 @@ export class BillingService {
    */
   private readonly open = new LinkedSet<OpenReservation>();
   private idleWaiters: Array<() => void> = [];
-  private readonly fast: SqliteLedger | undefined;
-  /** PostgreSQL/MySQL (undefined on SQLite, where `fast` does the work). */
-  private readonly routines: LedgerRoutines | undefined;
+  /** The database dialect's ledger (ledger.ts): where reserve, settle and refund go. */
+  private readonly ledger: Ledger;
   readonly instanceId: string;
   private readonly settlements: SettlementSink;
   private readonly retries: LedgerRetries;
@@ -114,10 +105,7 @@ export class BillingService {
     this.instanceId = options.instanceId;
     this.settlements = options.settlements;
     this.retries = new LedgerRetries(options.log ?? silentLog, options.retryDelaysMs);
-    if (handle.kind === 'sqlite' && !handle.sqlite)
-      throw new Error('SQLite billing needs the raw connection');
-    this.fast = handle.sqlite ? new SqliteLedger(handle.sqlite, options.settleInPlaceFrom ?? 0) : undefined;
-    this.routines = handle.kind === 'sqlite' ? undefined : new LedgerRoutines(handle.db, handle.kind);
+    this.ledger = ledgerOf(handle);
   }
 
   /** How many reservations this process holds open. */
@@ -176,7 +164,7 @@ export class BillingService {
     const row = { id: ledgerId, requestId, payer, amount: quota, instanceId: this.instanceId };
     let held: Promise<'user' | 'token' | null>;
     try {
-      held = this.fast ? this.fast.reserve(row) : this.routines!.reserve(row);
+      held = this.ledger.reserve(row);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -199,12 +187,7 @@ export class BillingService {
       this.leave(reservation, 'refunded');
       return;
     }
-    const refundRow = () => {
-      const { ledgerId, payer, amount } = reservation;
-      return this.fast
-        ? this.fast.refund(ledgerId, payer, amount)
-        : this.routines!.refund(ledgerId, payer, amount).then(() => undefined);
-    };
+    const refundRow = () => this.ledger.refund(reservation.ledgerId, reservation.payer, reservation.amount);
     try {
       await refundRow();
     } catch (error) {
@@ -303,15 +286,7 @@ export class BillingService {
       buildLog: build,
       onlyIfReserved,
     };
-    // Not an async function: the SQLite commit's own promise is handed on as it is.
-    if (this.fast) return this.fast.settle(attempt);
-    return this.settleOnServer(attempt);
-  }
-
-  private async settleOnServer(attempt: SettleAttempt): Promise<PendingSettlement | null> {
-    return (
-      (await settleByRoutine(this.routines!, attempt)) ?? (await settleInTransaction(this.handle, attempt))
-    );
+    return this.ledger.settle(attempt);
   }
 
   /**

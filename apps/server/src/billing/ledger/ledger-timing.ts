@@ -13,12 +13,6 @@ export interface LedgerTiming {
   /** How often the master reconciles reservations of dead processes (LEDGER_SWEEP_MS, 10 s). */
   sweepMs: number;
   /**
-   * SQLite, logs in the main database: a settlement sharing its group commit with at least this
-   * many pieces writes its log row (to the log journal) and counters itself (SETTLE_IN_PLACE_FROM, 1:
-   * always, since the journal made it cheaper than the batch at any rate, ADR-35; 0 never).
-   */
-  settleInPlaceFrom: number;
-  /**
    * A reserved row of this process that none of its calls holds, older than this, is closed by
    * the orphan sweep (LEDGER_ORPHAN_AFTER_MS, 10 minutes; orphan-sweep.ts).
    */
@@ -31,7 +25,6 @@ export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
   heartbeatMs: 5_000,
   deadAfterMs: 30_000,
   sweepMs: 10_000,
-  settleInPlaceFrom: 1,
   orphanAfterMs: 600_000,
 };
 
@@ -41,16 +34,6 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) {
     throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
-  }
-  return value;
-}
-
-function countOf(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new ConfigError(`${name} must be a whole number (0 or more), got "${raw}"`);
   }
   return value;
 }
@@ -67,7 +50,6 @@ export function ledgerTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Ledge
     heartbeatMs: positive(env, 'NODE_HEARTBEAT_MS', d.heartbeatMs),
     deadAfterMs: positive(env, 'NODE_DEAD_AFTER_MS', d.deadAfterMs),
     sweepMs: positive(env, 'LEDGER_SWEEP_MS', d.sweepMs),
-    settleInPlaceFrom: countOf(env, 'SETTLE_IN_PLACE_FROM', d.settleInPlaceFrom),
     orphanAfterMs: positive(env, 'LEDGER_ORPHAN_AFTER_MS', d.orphanAfterMs),
   };
   if (timing.deadAfterMs <= 2 * timing.heartbeatMs) {

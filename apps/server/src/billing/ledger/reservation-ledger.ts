@@ -1,14 +1,14 @@
 import { formatQuota as formatQuotaText, LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
-import { escapeLike } from '../../db/like-pattern.ts';
-import type { Database, LogTable, ReservationTable } from '../../db/schema.ts';
+import type { LogTable, ReservationTable } from '../../db/schema.ts';
 import { deadInstanceIds, nextDeathCheck } from '../../nodes/instance-liveness.ts';
 import type { OptionStore } from '../../options/option-store.ts';
-import { pendingFromRow } from '../settlement/settlement-entry.ts';
+import { encodeEntry, type PendingSettlement, pendingFromRow } from '../settlement/settlement-entry.ts';
 import { credit, moveToCost, type Payer } from './balance-moves.ts';
-import { applyCounters, insertConsumeLogs } from './ledger-statements.ts';
+import { findConsumeLog, insertConsumeLogs } from './consume-logs.ts';
+import { ledgerOf } from './ledger-of.ts';
 
 /** What reconciliation needs: the main database, where log rows go, and how to show quota. */
 export interface LedgerDependencies {
@@ -35,29 +35,6 @@ export interface ReconcileResult {
 
 export type LedgerRow = Selectable<ReservationTable>;
 
-/** The consume log row a request wrote, if any (quota charged and channel). */
-async function findConsumeLog(
-  logs: Kysely<Database>,
-  row: Pick<LedgerRow, 'request_id' | 'user_id' | 'created_at'>,
-) {
-  if (!row.request_id) return undefined;
-  const candidates = await logs
-    .selectFrom('logs')
-    .select(['quota', 'channel_id', 'other'])
-    .where('type', '=', LogType.Consume)
-    .where('user_id', '=', row.user_id)
-    .where('created_at', '>=', Math.floor(Number(row.created_at) / 1000) - 1)
-    .where(sql<SqlBool>`other like ${`%"request_id":"${escapeLike(row.request_id)}"%`} escape '!'`)
-    .execute();
-  return candidates.find((log) => {
-    try {
-      return (JSON.parse(log.other ?? '{}') as { request_id?: unknown }).request_id === row.request_id;
-    } catch {
-      return false;
-    }
-  });
-}
-
 /**
  * Why a 'reserved' row is being closed: its process died, or its own live process holds no call
  * for it any more (orphan-sweep.ts).
@@ -66,10 +43,12 @@ export type ReconcileCause = 'dead' | 'orphan';
 
 /**
  * Closes one 'reserved' row of a dead process (or an orphan of a live one): in one transaction,
- * deletes it (only the caller that deletes it goes on) and either settles it at the quota its
- * consume log recorded (balance and counters) or refunds it to user and token, and writes a
- * system log row (in the same transaction when logs share the main database). Returns the
- * outcome, or null when another node closed it first.
+ * takes it out of 'reserved' (only the caller that does goes on) and either settles it at the
+ * quota its consume log recorded (the balance moved, the row left 'settled' without a log row) or
+ * deletes it and refunds it to user and token, and writes a system log row (in the same
+ * transaction when logs share the main database). A settled row's counters are then written the
+ * way the dialect's ledger writes every settled row (`Ledger.writeSettled`). Returns the outcome,
+ * or null when another node closed it first.
  */
 export async function reconcileReserved(
   deps: LedgerDependencies,
@@ -80,33 +59,46 @@ export async function reconcileReserved(
   const consume = await findConsumeLog(logDatabase.db, row);
   const sharedLogs = logDatabase === database;
   const amount = Number(row.amount);
+  const payer: Payer = {
+    userId: row.user_id,
+    tokenId: row.token_id,
+    tokenUnlimited: row.token_limited === 0,
+  };
+  const at = Math.floor(Date.now() / 1000);
+  const charged = consume ? Math.max(0, Math.trunc(Number(consume.quota))) : 0;
   const outcome = await database.db.transaction().execute(async (trx) => {
-    const deleted = await trx
-      .deleteFrom('reservations')
-      .where('id', '=', row.id)
-      .where('state', '=', 'reserved')
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) return null;
-    const payer: Payer = {
-      userId: row.user_id,
-      tokenId: row.token_id,
-      tokenUnlimited: row.token_limited === 0,
-    };
+    // Only the caller that takes the row out of 'reserved' goes on: settled at the logged cost
+    // (its counters written below, the way the dialect writes settled rows), or deleted.
+    const taken = consume
+      ? Number(
+          (
+            await trx
+              .updateTable('reservations')
+              .set({
+                state: 'settled',
+                charged,
+                channel_id: consume.channel_id,
+                entry: encodeEntry(at, null),
+              })
+              .where('id', '=', row.id)
+              .where('state', '=', 'reserved')
+              .executeTakeFirst()
+          ).numUpdatedRows,
+        )
+      : Number(
+          (
+            await trx
+              .deleteFrom('reservations')
+              .where('id', '=', row.id)
+              .where('state', '=', 'reserved')
+              .executeTakeFirst()
+          ).numDeletedRows,
+        );
+    if (taken === 0) return null;
     let content: string;
     let other: Record<string, unknown>;
     if (consume) {
-      const charged = await moveToCost(trx, payer, amount, Math.max(0, Math.trunc(Number(consume.quota))));
-      await applyCounters(trx, [
-        {
-          id: row.id,
-          userId: row.user_id,
-          tokenId: row.token_id,
-          channelId: consume.channel_id,
-          charged,
-          at: Math.floor(Date.now() / 1000),
-          log: null,
-        },
-      ]);
+      await moveToCost(trx, payer, amount, charged);
       content = `预扣额度对账：请求 ${row.request_id} 已记录消费，按消费日志结算 ${formatQuota(charged)}（预扣 ${formatQuota(amount)}）`;
       other = { reconciled: 'settled', charged_quota: charged };
     } else {
@@ -126,7 +118,7 @@ export async function reconcileReserved(
         : undefined;
     const logRow: Insertable<LogTable> = {
       type: LogType.System,
-      created_at: Math.floor(Date.now() / 1000),
+      created_at: at,
       user_id: row.user_id,
       username: user?.username ?? '',
       token_id: row.token_id,
@@ -145,19 +137,31 @@ export async function reconcileReserved(
     return { result: consume ? ('settled' as const) : ('refunded' as const), logRow };
   });
   if (!outcome) return null;
+  if (consume) {
+    const settled: PendingSettlement = {
+      id: row.id,
+      userId: row.user_id,
+      tokenId: row.token_id,
+      channelId: consume.channel_id,
+      charged,
+      at,
+      log: null,
+    };
+    // A failure here leaves the settled row for the next pass, as a dead writer's.
+    await ledgerOf(database).writeSettled([settled], false);
+  }
   if (!sharedLogs) await logDatabase.db.insertInto('logs').values(outcome.logRow).execute();
   return outcome.result;
 }
 
 /**
  * Finishes one 'settled' row of a dead process: its balance already moved at settlement; what is
- * left is its consume log row (kept in `entry`) and its counters. With logs in the main database,
- * one transaction deletes the row first (only the caller that deletes it goes on), inserts the
- * log row and adds the counters. With a separate log database the row is first claimed for this
- * process (instance id swapped, so no other node touches it while this one lives), the log row is
- * written there unless the request's consume log already exists (the dead writer got that far),
- * then the main transaction deletes the row and adds the counters. Returns false when another
- * node finished it first.
+ * left is its consume log row (kept in `entry`) and its counters, written as the settlement
+ * writer writes them (`Ledger.writeSettled`: the row deleted first, only the caller that deletes
+ * it goes on). With a separate log database the row is first claimed for this process (instance
+ * id swapped, so no other node touches it while this one lives) and the log row written there
+ * unless the request's consume log already exists (the dead writer got that far). Returns false
+ * when another node finished it first.
  */
 async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promise<boolean> {
   const { database, logDatabase } = deps;
@@ -193,17 +197,7 @@ async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promis
       throw error;
     }
   }
-  return database.db.transaction().execute(async (trx) => {
-    const deleted = await trx
-      .deleteFrom('reservations')
-      .where('id', '=', row.id)
-      .where('state', '=', 'settled')
-      .executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) return false;
-    if (logDatabase === database) await insertConsumeLogs(trx, [pending], database.kind);
-    await applyCounters(trx, [pending]);
-    return true;
-  });
+  return (await ledgerOf(database).writeSettled([pending], logDatabase === database)) > 0;
 }
 
 function readRequestId(other: string | null | undefined): string {

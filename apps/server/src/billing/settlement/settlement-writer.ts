@@ -1,11 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { SettlementSink } from '../ledger/billing-service.ts';
-import { insertConsumeLogs } from '../ledger/ledger-statements.ts';
-import { SqliteLedger } from '../ledger/sqlite/sqlite-ledger.ts';
-import { SqliteLogJournal } from '../ledger/sqlite/sqlite-log-journal.ts';
-import { writeSettlementBatchOnMysql } from './mysql-settlement-batch.ts';
-import { writeSettlementBatchOnPostgres } from './postgres-settlement-batch.ts';
+import { insertConsumeLogs } from '../ledger/consume-logs.ts';
+import type { Ledger } from '../ledger/ledger.ts';
+import { ledgerOf } from '../ledger/ledger-of.ts';
 import type { PendingSettlement } from './settlement-entry.ts';
 
 export interface SettlementWriterOptions {
@@ -41,19 +39,19 @@ class FailureNotice {
 }
 
 /**
- * Writes settled calls in batches, off the response path: every `intervalMs` or `batchSize`
- * calls, one main-database transaction deletes the batch's settled ledger rows, inserts their
- * consume log rows (when logs share the main database) and adds the used-quota, request and
- * access counters, one UPDATE per distinct user, token and channel. With a separate log database
- * the log rows go there first. Until a batch commits its ledger rows stay 'settled', so after a
- * kill -9 reconciliation writes what is missing. Only rows this transaction deleted are written:
- * a row the master reconciled meanwhile is not written twice. A failed batch stays queued and is
- * retried; nothing is dropped while the process lives. On SQLite the batch runs as prepared
- * statements (sqlite-ledger.ts) unless a Kysely transaction holds the connection; there, under
- * load (and by default always), settlements never reach it: they write their own log rows (ADR-24). PostgreSQL sends
- * the counters and COMMIT as one message, MySQL as one CALL (postgres-/mysql-settlement-batch.ts),
- * so the counted rows are locked only inside the server. Each flush (the timer's too) then moves
- * the log journal, where SQLite settlements in place put their log rows, into logs (ADR-35).
+ * Writes what settlements leave for later, off the response path. On PostgreSQL and MySQL: the
+ * settled calls, in batches every `intervalMs` or `batchSize` calls: one main-database transaction
+ * deletes the batch's settled ledger rows, inserts their consume log rows (when logs share the
+ * main database) and adds the used-quota, request and access counters, one UPDATE per distinct
+ * user, token and channel; with a separate log database the log rows go there first. Until a
+ * batch commits its ledger rows stay 'settled', so after a kill -9 reconciliation writes what is
+ * missing. Only rows this transaction deleted are written: a row the master reconciled meanwhile
+ * is not written twice. A failed batch stays queued and is retried; nothing is dropped while the
+ * process lives. The batch is the dialect's ledger's (`Ledger.writeSettled`: on PostgreSQL the
+ * counters and COMMIT go as one message, on MySQL as one CALL, so the counted rows are locked only
+ * inside the server). On SQLite a settlement writes everything in its own commit (ADR-24) and
+ * nothing is queued: each flush (the timer's too) has the ledger move its log journal, where those
+ * settlements put their consume log rows, into logs, whichever database holds them (ADR-35).
  */
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];
@@ -61,10 +59,8 @@ export class SettlementWriter implements SettlementSink {
   private scheduled = false;
   private readonly batches: FailureNotice;
   private readonly timer: NodeJS.Timeout;
-  private readonly fast: SqliteLedger | undefined;
   private readonly sharedLogs: boolean;
-  /** In-place settlements' consume log rows, waiting to be moved into logs (ADR-35). */
-  private readonly journal: SqliteLogJournal | undefined;
+  private readonly ledger: Ledger;
   private moving: Promise<void> | null = null;
   private readonly moves: FailureNotice;
 
@@ -80,9 +76,7 @@ export class SettlementWriter implements SettlementSink {
       'moving the log journal failed; its rows stay and are retried',
       'the log journal is moved into logs again',
     );
-    this.fast = options.database.sqlite ? new SqliteLedger(options.database.sqlite) : undefined;
-    this.journal =
-      options.database.sqlite && this.sharedLogs ? new SqliteLogJournal(options.database.sqlite) : undefined;
+    this.ledger = ledgerOf(options.database);
     this.timer = setInterval(() => void this.flush(), options.intervalMs);
     this.timer.unref();
   }
@@ -106,12 +100,12 @@ export class SettlementWriter implements SettlementSink {
   }
 
   /**
-   * Writes everything queued so far, batch by batch (a failed batch stays queued), then moves the
-   * log journal's rows into logs (SQLite, logs in the main database).
+   * Writes everything queued so far, batch by batch (a failed batch stays queued), then has the
+   * ledger write what it keeps outside settled rows (SQLite: its log journal).
    */
   async flush(): Promise<void> {
     await this.writeQueued();
-    if (this.journal) await this.moveJournal(this.journal);
+    await this.flushLedger();
   }
 
   private async writeQueued(): Promise<void> {
@@ -135,14 +129,11 @@ export class SettlementWriter implements SettlementSink {
     }
   }
 
-  /**
-   * One move at a time, each of what the journal holds when it starts (so a flush waits for a
-   * running move, then moves the rest); a move that fails leaves its rows for the next flush.
-   */
-  private async moveJournal(journal: SqliteLogJournal): Promise<void> {
+  /** One ledger flush at a time (a flush waits for a running one, then flushes the rest). */
+  private async flushLedger(): Promise<void> {
     while (this.moving) await this.moving;
-    this.moving = journal
-      .move()
+    this.moving = this.ledger
+      .flush(this.options.logDatabase)
       .then(() => this.moves.succeeded())
       .catch((error: unknown) => this.moves.failed(error))
       .finally(() => {
@@ -159,16 +150,7 @@ export class SettlementWriter implements SettlementSink {
         for (const item of unlogged) item.logged = true;
       }
     }
-    if (this.fast) {
-      await this.fast.writeBatch(batch, this.sharedLogs);
-      return;
-    }
-    const { database } = this.options;
-    if (database.kind === 'postgres') {
-      await writeSettlementBatchOnPostgres(database.db, batch, this.sharedLogs);
-      return;
-    }
-    await writeSettlementBatchOnMysql(database.db, batch, this.sharedLogs);
+    await this.ledger.writeSettled(batch, this.sharedLogs);
   }
 
   /** Stops the timer and writes what is left (one retry). */

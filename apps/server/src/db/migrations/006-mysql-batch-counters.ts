@@ -3,7 +3,7 @@ import { dialectOf } from './column-types.ts';
 
 /**
  * MySQL/MariaDB: the settlement writer's batch ends with one CALL that adds its counters and
- * commits (mysql-settlement-batch.ts), so the user, token and channel rows are locked only inside
+ * commits (billing/ledger/mysql/mysql-settlement-batch.ts), so the user, token and channel rows are locked only inside
  * the server, as PostgreSQL's batch does with one message. Otherwise each counter
  * UPDATE and the COMMIT would be a round trip of their own through a busy event loop, and every
  * reservation of the batch's users would wait behind the row lock the first UPDATE took.

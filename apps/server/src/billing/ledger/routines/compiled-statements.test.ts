@@ -4,13 +4,11 @@ import { LOG_COLUMNS, logValues } from '../../settlement/log-values.ts';
 import {
   callProcedureQuery,
   deleteReservationsQuery,
-  deleteSettledReturningQuery,
   ledgerGroupQuery,
   lockSettledQuery,
-  logInsertQuery,
-  placeholders,
-  selectFunctionsQuery,
-} from './compiled-statements.ts';
+} from '../mysql/mysql-statements.ts';
+import { deleteSettledReturningQuery, selectFunctionsQuery } from '../postgres/postgres-statements.ts';
+import { logInsertQuery, placeholders } from './compiled-statements.ts';
 
 const log = (quota: number) => ({ type: 2, user_id: 7, username: 'alice', quota }) as NewLog;
 

@@ -1,12 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import {
-  callProcedureQuery,
-  ledgerGroupQuery,
-  type RoutineInvocation,
-  type ServerKind,
-  selectFunctionsQuery,
-} from './compiled-statements.ts';
+import { callProcedureQuery, ledgerGroupQuery } from '../mysql/mysql-statements.ts';
+import { selectFunctionsQuery } from '../postgres/postgres-statements.ts';
+import type { RoutineInvocation, ServerKind } from './compiled-statements.ts';
 import { isLockConflict, readGroupResult, readResult, resultCode } from './routine-result.ts';
 
 /**

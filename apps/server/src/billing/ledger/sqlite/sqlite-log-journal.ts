@@ -1,9 +1,28 @@
 import type SQLite from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import type { NewLog } from '../../../db/repositories/log-repository.ts';
+import type { Database } from '../../../db/schema.ts';
 import { LOG_COLUMNS, runLogRow } from '../../settlement/log-values.ts';
+import { findConsumeLog, insertConsumeLogs } from '../consume-logs.ts';
 import { groupCommitOf } from './sqlite-group-commit.ts';
 
 /** Rows moved per transaction: one move holds the connection for a few milliseconds at most. */
 export const JOURNAL_MOVE_ROWS = 1_000;
+
+/** Rows per INSERT into a separate log database (its parameters stay well under every limit). */
+const FOREIGN_INSERT_ROWS = 200;
+
+type JournalRow = Record<(typeof LOG_COLUMNS)[number], unknown> & { rowid: number };
+
+const requestIdOf = (other: unknown): string => {
+  try {
+    const id = (JSON.parse(typeof other === 'string' ? other : '{}') as { request_id?: unknown }).request_id;
+    return typeof id === 'string' ? id : '';
+  } catch {
+    return '';
+  }
+};
 
 const COLUMN_LIST = LOG_COLUMNS.map((column) => `"${column}"`).join(', ');
 
@@ -13,12 +32,15 @@ const prepareAll = (db: SQLite.Database) => ({
   ),
   first: db.prepare('SELECT min(rowid) FROM log_journal').pluck(),
   last: db.prepare('SELECT max(rowid) FROM log_journal').pluck(),
-  copy: db.prepare(
-    `INSERT INTO logs (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM log_journal WHERE rowid <= ? ORDER BY rowid`,
-  ),
   remove: db.prepare('DELETE FROM log_journal WHERE rowid <= ?'),
   count: db.prepare('SELECT count(*) FROM log_journal').pluck(),
 });
+
+/** Prepared only when logs share this database (with LOG_SQL_DSN it has no logs table). */
+const prepareCopy = (db: SQLite.Database) =>
+  db.prepare(
+    `INSERT INTO logs (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM log_journal WHERE rowid <= ? ORDER BY rowid`,
+  );
 
 /**
  * The consume log rows that SQLite settlements in place write themselves (ADR-24) go first
@@ -33,6 +55,7 @@ const prepareAll = (db: SQLite.Database) => ({
  */
 export class SqliteLogJournal {
   private statements: ReturnType<typeof prepareAll> | undefined;
+  private copy: SQLite.Statement | undefined;
 
   constructor(private readonly db: SQLite.Database) {}
 
@@ -70,8 +93,54 @@ export class SqliteLogJournal {
     const first = s.first.get() as number | null;
     if (first === null || first > end) return { moved: 0, done: true };
     const last = Math.min(end, first + JOURNAL_MOVE_ROWS - 1);
-    s.copy.run(last);
+    this.copy ??= prepareCopy(this.db);
+    this.copy.run(last);
     return { moved: s.remove.run(last).changes, done: last === end };
+  }
+
+  /**
+   * Moves the journal into a separate log database (LOG_SQL_DSN), JOURNAL_MOVE_ROWS per main
+   * transaction: the transaction (IMMEDIATE, so no other process moves the same rows) reads the
+   * oldest rows, inserts them into the log database and deletes them. A crash or failure between
+   * that insert and the commit leaves rows the log database already holds; with `uncertain` (the
+   * first move of a process, and the move after a failed one) a row whose request already has its
+   * consume log there is not inserted again, as reconciliation does for a settled ledger row.
+   */
+  async moveInto(main: Kysely<Database>, logs: DatabaseHandle, uncertain: boolean): Promise<number> {
+    const s = this.prepared();
+    const end = s.last.get() as number | null;
+    if (end === null) return 0;
+    let moved = 0;
+    for (;;) {
+      const count = await main.transaction().execute(async (trx) => {
+        const { rows } =
+          await sql<JournalRow>`SELECT rowid, * FROM log_journal WHERE rowid <= ${end} ORDER BY rowid LIMIT ${JOURNAL_MOVE_ROWS}`.execute(
+            trx,
+          );
+        if (rows.length === 0) return 0;
+        const fresh: { log: NewLog; at: number }[] = [];
+        for (const { rowid: _, ...row } of rows) {
+          const log = row as unknown as NewLog;
+          const requestId = requestIdOf(row.other);
+          const written =
+            uncertain &&
+            requestId !== '' &&
+            (await findConsumeLog(logs.db, {
+              request_id: requestId,
+              user_id: Number(row.user_id),
+              created_at: Number(row.created_at) * 1000,
+            }));
+          if (!written) fresh.push({ log, at: Number(row.created_at) });
+        }
+        for (let from = 0; from < fresh.length; from += FOREIGN_INSERT_ROWS) {
+          await insertConsumeLogs(logs.db, fresh.slice(from, from + FOREIGN_INSERT_ROWS), logs.kind);
+        }
+        await sql`DELETE FROM log_journal WHERE rowid <= ${rows[rows.length - 1]!.rowid}`.execute(trx);
+        return rows.length;
+      });
+      moved += count;
+      if (count < JOURNAL_MOVE_ROWS) return moved;
+    }
   }
 
   /** Rows waiting in the journal. */

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { writeBatchOnConnection } from '../ledger/ledger-statements.ts';
-import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
+import type { Database } from '../../../db/schema.ts';
+import { aggregateCounters, type PendingSettlement } from '../../settlement/settlement-entry.ts';
+import { type ClaimSettled, writeBatchOnConnection } from '../routines/settlement-batch.ts';
+import { deleteReservationsQuery, lockSettledQuery } from './mysql-statements.ts';
 
 /** The batch's counters as the JSON arguments of `switchyard_batch_counters` (migration 006). */
 export function counterArguments(items: readonly PendingSettlement[]): [string, string, string] {
@@ -23,6 +24,14 @@ export function counterArguments(items: readonly PendingSettlement[]): [string, 
  */
 const MYSQL_BATCH_BEGIN = ['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION'];
 
+/** Locks the batch's settled rows (by primary key), then deletes those it found. */
+const claimOnMysql: ClaimSettled = async (trx, ids) => {
+  const { rows } = await trx.executeQuery<{ id: string }>(lockSettledQuery(ids));
+  const claimed = rows.map((row) => row.id);
+  if (claimed.length > 0) await trx.executeQuery(deleteReservationsQuery(claimed));
+  return new Set(claimed);
+};
+
 /**
  * The settlement writer's batch on MySQL/MariaDB: deletes the batch's settled ledger rows (only
  * the ones this transaction deleted are written), inserts their consume log rows (when
@@ -34,9 +43,17 @@ export function writeSettlementBatchOnMysql(
   db: Kysely<Database>,
   batch: readonly PendingSettlement[],
   withLogs: boolean,
-): Promise<void> {
-  return writeBatchOnConnection(db, 'mysql', MYSQL_BATCH_BEGIN, batch, withLogs, (connection, mine) => {
-    const [users, tokens, channels] = counterArguments(mine);
-    return sql`CALL switchyard_batch_counters(${users}, ${tokens}, ${channels})`.execute(connection);
-  });
+): Promise<number> {
+  return writeBatchOnConnection(
+    db,
+    'mysql',
+    MYSQL_BATCH_BEGIN,
+    claimOnMysql,
+    batch,
+    withLogs,
+    (connection, mine) => {
+      const [users, tokens, channels] = counterArguments(mine);
+      return sql`CALL switchyard_batch_counters(${users}, ${tokens}, ${channels})`.execute(connection);
+    },
+  );
 }

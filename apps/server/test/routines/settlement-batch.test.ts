@@ -9,13 +9,14 @@ import {
   openLedgerFixture,
   readBooks,
   readCounters,
-} from './ledger-checks.ts';
+} from '../crash/ledger-checks.ts';
 
 /**
  * The settlement writer's batch on every database (on PostgreSQL its counter updates and COMMIT
  * go as one message, postgres-settlement-batch.ts): only the ledger rows the batch deletes get
  * their consume log and counters, and a batch that fails anywhere, its last statements included,
- * changes nothing and stays queued.
+ * changes nothing and stays queued. SQLite has no batch: a settlement writes everything in its own
+ * commit (ADR-24; test/sqlite/settle-in-place.test.ts).
  */
 
 const payer = { userId: 21, tokenId: 22, tokenUnlimited: false };

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { writeBatchOnConnection } from '../ledger/ledger-statements.ts';
-import { aggregateCounters, type PendingSettlement } from './settlement-entry.ts';
+import type { Database } from '../../../db/schema.ts';
+import { aggregateCounters, type PendingSettlement } from '../../settlement/settlement-entry.ts';
+import { type ClaimSettled, writeBatchOnConnection } from '../routines/settlement-batch.ts';
+import { deleteSettledReturningQuery } from './postgres-statements.ts';
 
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new Error(`counter value ${value} is not a safe integer`);
@@ -29,6 +30,12 @@ export function counterStatements(items: readonly PendingSettlement[]): string {
   return text;
 }
 
+/** One DELETE … RETURNING of the batch's settled rows. */
+const claimOnPostgres: ClaimSettled = async (trx, ids) => {
+  const { rows } = await trx.executeQuery<{ id: string }>(deleteSettledReturningQuery(ids));
+  return new Set(rows.map((row) => row.id));
+};
+
 /**
  * The settlement writer's batch on PostgreSQL: deletes the batch's settled ledger rows (only the
  * ones this transaction deleted are written), inserts their consume log rows (when `withLogs`),
@@ -44,11 +51,12 @@ export function writeSettlementBatchOnPostgres(
   db: Kysely<Database>,
   batch: readonly PendingSettlement[],
   withLogs: boolean,
-): Promise<void> {
+): Promise<number> {
   return writeBatchOnConnection(
     db,
     'postgres',
     ['BEGIN; SET LOCAL synchronous_commit = off'],
+    claimOnPostgres,
     batch,
     withLogs,
     (connection, mine) => sql.raw(`${counterStatements(mine)}COMMIT`).execute(connection),
