@@ -17,7 +17,9 @@ describe('targetOf', () => {
     expect(targetOf('http://host.test/a b/é')).toEqual({ origin: 'http://host.test', path: '/a%20b/%C3%A9' });
   });
 
-  it('refuses other protocols', () => {
+  it('returns the same split for a repeated URL and refuses other protocols', () => {
+    const url = 'http://127.0.0.1:4010/v1/embeddings';
+    expect(targetOf(url)).toBe(targetOf(url));
     expect(() => targetOf('ftp://host.test/x')).toThrow(/http: or https:|must start with/);
     expect(() => targetOf('not a url')).toThrow();
   });

@@ -15,18 +15,29 @@ export interface UpstreamTimeouts {
 /** Distinct connect timeouts that get their own pool; rarer values share the default pool. */
 const MAX_EXTRA_AGENTS = 16;
 
+/** Upstream URLs split as undici's `request(url)` splits them (see `targetOf`). */
+const MAX_CACHED_TARGETS = 1_000;
+const targets = new Map<string, { origin: string; path: string }>();
+
 /**
  * Origin and path of an upstream URL, as undici's top-level `request(url)` derives them (WHATWG
- * URL: origin, pathname + search).
+ * URL: origin, pathname + search). Channels call the same few URLs over and over, so the parse is
+ * kept (bounded) instead of repeated per request.
  */
 export function targetOf(url: string): { origin: string; path: string } {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new errors.InvalidArgumentError(
-      'Invalid URL protocol: the URL must start with `http:` or `https:`.',
-    );
+  let target = targets.get(url);
+  if (target === undefined) {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new errors.InvalidArgumentError(
+        'Invalid URL protocol: the URL must start with `http:` or `https:`.',
+      );
+    }
+    target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (targets.size >= MAX_CACHED_TARGETS) targets.clear();
+    targets.set(url, target);
   }
-  return { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+  return target;
 }
 
 /**
