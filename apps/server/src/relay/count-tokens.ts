@@ -30,7 +30,7 @@ export interface TokenCountServices {
   options: OptionStore;
   modelRateLimiter: RateLimiter;
   relay: RelayRuntime;
-  authenticate: (request: RelayRequest) => Promise<AuthenticatedCaller>;
+  authenticate: (request: RelayRequest) => AuthenticatedCaller | Promise<AuthenticatedCaller>;
 }
 
 /**

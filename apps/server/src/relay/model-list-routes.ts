@@ -9,7 +9,7 @@ import { resolveGroup } from './stages/resolve-group.ts';
 /** Unix seconds shown as every model's creation time (the reference's constant). */
 const MODEL_CREATED = 1626777600;
 
-type Authenticate = (request: RelayRequest) => Promise<AuthenticatedCaller>;
+type Authenticate = (request: RelayRequest) => AuthenticatedCaller | Promise<AuthenticatedCaller>;
 
 /**
  * Which list shape a `GET /v1/models` caller expects: Anthropic's whenever `anthropic-version` is

@@ -150,7 +150,7 @@ export async function relayCall(
     if (success.plan.mode === 'convert' && success.plan.note !== undefined) {
       request.log.info({ channel: success.channel.id, model: call.model }, success.plan.note);
     }
-    return await sendResponse(
+    const sent = sendResponse(
       context,
       success,
       reply,
@@ -161,6 +161,8 @@ export async function relayCall(
       },
       relay.metrics,
     );
+    // A whole answer is sent synchronously: no await (and no tick) for it.
+    return sent instanceof Promise ? await sent : sent;
   } catch (error) {
     // Slots of an answer that failed before it was read or piped (idempotent otherwise).
     success?.release();

@@ -23,8 +23,12 @@ import { ALL_METHODS } from './lane/relay-router.ts';
 import { registerModelListRoutes } from './model-list-routes.ts';
 import { CLIENT_CODECS } from './protocols/client-codecs.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
-import { authenticateToken } from './stages/authenticate-token.ts';
-import { checkModelRateLimit, NO_RATE_LIMIT_RELEASE } from './stages/model-rate-limit.ts';
+import { type AuthenticatedCaller, authenticateToken } from './stages/authenticate-token.ts';
+import {
+  checkModelRateLimit,
+  NO_RATE_LIMIT_RELEASE,
+  type RateLimitRelease,
+} from './stages/model-rate-limit.ts';
 import { resolveGroup } from './stages/resolve-group.ts';
 
 /** OpenAI endpoints the reference answers with 501 (files, fine-tunes, model deletion...). */
@@ -57,20 +61,46 @@ export function registerRelayRoutes(app: FastifyInstance, lane: RelayLane): void
   };
   const authenticate = (request: RelayRequest) => authenticateToken(request, relay, markStatus);
 
-  /** A call with a token: authentication, the per-model rate limit, the group, then the call. */
+  /** After authentication: the per-model rate limit (a promise only when it is on), then the call. */
+  const relayAuthenticated = (
+    codec: ProtocolCodec,
+    request: RelayRequest,
+    reply: RelayReply,
+    caller: AuthenticatedCaller,
+  ): Promise<unknown> => {
+    const limit = checkModelRateLimit(options, app.services.modelRateLimiter, caller.user.id);
+    return limit instanceof Promise
+      ? limit.then((release) => relayLimited(codec, request, reply, caller, release))
+      : relayLimited(codec, request, reply, caller, limit);
+  };
+  const relayLimited = (
+    codec: ProtocolCodec,
+    request: RelayRequest,
+    reply: RelayReply,
+    { token, user, pinnedChannelId }: AuthenticatedCaller,
+    release: RateLimitRelease,
+  ): Promise<unknown> => {
+    // No listener (and no closure) per request when no success limit applies.
+    if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
+    const call = parseCall(codec, request);
+    const group =
+      pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
+    return relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
+  };
+  // Not async functions: on the hot path (key and user cached, no per-model rate limit) nothing is
+  // awaited before relayCall, whose promise is handed on as it is; a fault before it becomes a
+  // rejection, as in an async function.
   const viaToken =
-    (codec: ProtocolCodec): RelayHandler =>
-    async (request, reply) => {
-      const { token, user, pinnedChannelId } = await authenticate(request);
-      const release = await checkModelRateLimit(options, app.services.modelRateLimiter, user.id);
-      // No listener (and no closure) per request when no success limit applies.
-      if (release !== NO_RATE_LIMIT_RELEASE) {
-        reply.raw.once('close', () => release(reply.raw.statusCode < 400));
+    (codec: ProtocolCodec) =>
+    (request: RelayRequest, reply: RelayReply): Promise<unknown> => {
+      try {
+        const authenticated = authenticate(request);
+        return authenticated instanceof Promise
+          ? authenticated.then((caller) => relayAuthenticated(codec, request, reply, caller))
+          : relayAuthenticated(codec, request, reply, authenticated);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      const call = parseCall(codec, request);
-      const group =
-        pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
-      return relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
     };
   // Codecs of protocols with their own error shape write every error of their routes.
   const post = (path: string, codec: ProtocolCodec, handler: RelayHandler = viaToken(codec)) => {

@@ -57,24 +57,21 @@ describe('authenticateToken', () => {
   const runtimeWith = (cache: TokenCache) => ({ tokenCache: cache }) as unknown as RelayRuntime;
   const noMark = () => undefined;
 
-  it('loads the token and its user on a miss, then answers from the cache', async () => {
-    let loads = 0;
+  it('answers from the cache without a promise, and through one on a miss', async () => {
     const cache = new TokenCache(
-      async () => {
-        loads += 1;
-        return enabledToken;
-      },
+      async () => enabledToken,
       async () => ({ ...user, deleted_at: null }) as never,
       60_000,
     );
-    const first = await authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark);
-    expect(first.user.username).toBe('ann');
-    const second = await authenticateToken(request('Bearer sk-abc-12'), runtimeWith(cache), noMark);
+    const first = authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark);
+    expect(first).toBeInstanceOf(Promise);
+    expect((await first).user.username).toBe('ann');
+    const second = authenticateToken(request('Bearer sk-abc-12'), runtimeWith(cache), noMark);
+    expect(second).not.toBeInstanceOf(Promise);
     expect(second).toMatchObject({ token: enabledToken, pinnedChannelId: 12 });
-    expect(loads).toBe(1);
   });
 
-  it('refuses a disabled token after a load and from the cache, and a missing key', async () => {
+  it('throws a refusal synchronously from the cache, and rejects with it after a load', async () => {
     const cache = new TokenCache(
       async () => ({ ...enabledToken, status: TokenStatus.Disabled }) as TokenRow,
       async () => undefined,
@@ -83,9 +80,9 @@ describe('authenticateToken', () => {
     await expect(authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).rejects.toThrow(
       '该令牌状态不可用',
     );
-    await expect(authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).rejects.toThrow(
+    expect(() => authenticateToken(request('Bearer sk-abc'), runtimeWith(cache), noMark)).toThrow(
       '该令牌状态不可用',
     );
-    await expect(authenticateToken(request(''), runtimeWith(cache), noMark)).rejects.toThrow('未提供令牌');
+    expect(() => authenticateToken(request(''), runtimeWith(cache), noMark)).toThrow('未提供令牌');
   });
 });

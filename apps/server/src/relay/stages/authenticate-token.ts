@@ -83,32 +83,37 @@ export interface AuthenticatedCaller {
 }
 
 /**
- * Authenticates a relay call: the key's token (from the token cache, loaded on a miss) and its
- * user, with the token and user checks of the reference (§2.4). Expired and exhausted tokens are
- * refused, and their status is persisted off the response path.
+ * Stage 2: authenticates a relay call from the in-memory token cache (no database read on a
+ * hit) and applies the token and user checks of the reference (§2.4). Expired and exhausted
+ * tokens are refused, and their status is persisted off the response path. With the token and
+ * its user cached (the hot path) the answer comes synchronously, with no promise; a refusal is
+ * thrown then, else the promise rejects with it.
  */
-export async function authenticateToken(
+export function authenticateToken(
   request: RelayRequest,
   runtime: RelayRuntime,
   markStatus: (tokenId: number, status: number) => void,
-): Promise<AuthenticatedCaller> {
+): AuthenticatedCaller | Promise<AuthenticatedCaller> {
   const raw = readRelayKey(request);
   if (raw === '' || raw.length > 200) throw tokenError('未提供令牌');
   const { key, channelId } = parseRelayKey(raw);
   if (key === '') throw tokenError('无效的令牌');
-  const { tokenCache } = runtime;
-  const cachedToken = tokenCache.cachedToken(key);
-  const token = cachedToken === undefined ? await tokenCache.token(key) : cachedToken;
-  checkToken(token, markStatus);
-  const cachedUser = tokenCache.cachedUser(token.user_id);
-  const user = cachedUser === undefined ? await tokenCache.user(token.user_id) : cachedUser;
-  return checkUser(request, token, user, channelId);
+  const cached = runtime.tokenCache.cachedToken(key);
+  if (cached === undefined) {
+    return runtime.tokenCache
+      .token(key)
+      .then((token) => checkToken(request, runtime, markStatus, token, channelId));
+  }
+  return checkToken(request, runtime, markStatus, cached, channelId);
 }
 
 function checkToken(
-  token: TokenRow | null,
+  request: RelayRequest,
+  runtime: RelayRuntime,
   markStatus: (tokenId: number, status: number) => void,
-): asserts token is TokenRow {
+  token: TokenRow | null,
+  channelId: number | null,
+): AuthenticatedCaller | Promise<AuthenticatedCaller> {
   if (!token) throw tokenError('无效的令牌');
   if (token.status === TokenStatus.Exhausted) throw tokenError('该令牌额度已用尽');
   if (token.status === TokenStatus.Expired) throw tokenError('该令牌已过期');
@@ -121,6 +126,11 @@ function checkToken(
     markStatus(token.id, TokenStatus.Exhausted);
     throw tokenError('该令牌额度已用尽');
   }
+  const cached = runtime.tokenCache.cachedUser(token.user_id);
+  if (cached === undefined) {
+    return runtime.tokenCache.user(token.user_id).then((user) => checkUser(request, token, user, channelId));
+  }
+  return checkUser(request, token, cached, channelId);
 }
 
 function checkUser(

@@ -22,14 +22,24 @@ const limited = (message: string) =>
  * a slot is taken up front and given back if the request fails, so the limit is exact even under
  * concurrency and across nodes (Redis). Count 0 means no total limit.
  */
-export async function checkModelRateLimit(
+export function checkModelRateLimit(
   options: OptionStore,
   limiter: RateLimiter,
   userId: number,
-): Promise<RateLimitRelease> {
+): RateLimitRelease | Promise<RateLimitRelease> {
+  // Off (the common case): answered at once, with no promise for the relay's hot path to await.
   if (!options.getBoolean('ModelRequestRateLimitEnabled')) return NO_RATE_LIMIT_RELEASE;
   const minutes = options.getNumber('ModelRequestRateLimitDurationMinutes');
   if (minutes <= 0) return NO_RATE_LIMIT_RELEASE;
+  return takeModelRateLimit(limiter, userId, options, minutes);
+}
+
+async function takeModelRateLimit(
+  limiter: RateLimiter,
+  userId: number,
+  options: OptionStore,
+  minutes: number,
+): Promise<RateLimitRelease> {
   const window = minutes * 60;
   const total = options.getNumber('ModelRequestRateLimitCount');
   if (total > 0 && !(await limiter.hit(`MRRL:${userId}`, total, window))) {
