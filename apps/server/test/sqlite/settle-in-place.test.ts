@@ -157,7 +157,7 @@ describe('settle in place (SQLite)', () => {
     expect(after.requestCount).toBe(before.requestCount + 4);
   });
 
-  it('settles the calls of one commit, each counted on the user, token and channel', async () => {
+  it('adds up the settlements of one commit and writes the user, token and channel once each', async () => {
     const before = await counters();
     const names = ['sum-1', 'sum-2', 'sum-3', 'sum-4'];
     const costs = [100, 250, 0, 1_000];
@@ -207,7 +207,7 @@ describe('settle in place (SQLite)', () => {
     await setQuota(START);
   });
 
-  it('leaves no move of a commit that rolled back', async () => {
+  it('forgets the added-up moves of a commit that rolled back', async () => {
     const before = await counters();
     const reservations = await Promise.all(
       ['undone-1', 'undone-2'].map((n) => billing.reserve(payer, 1_000, n)),

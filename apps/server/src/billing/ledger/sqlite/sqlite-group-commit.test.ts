@@ -127,4 +127,38 @@ describe('SqliteGroupCommit', () => {
     await expect(Promise.all(retried)).resolves.toEqual([1, 1]);
     expect(size()).toBe(0);
   });
+
+  it('has a participant write its pending rows inside each commit, and forget them on a rollback', async () => {
+    let pending: string[] = [];
+    const calls: string[] = [];
+    commit.join({
+      beforeCommit: () => {
+        calls.push(`write ${pending.join('+')}`);
+        for (const name of pending) insert(name)();
+        pending = [];
+      },
+      rolledBack: () => {
+        calls.push('forget');
+        pending = [];
+      },
+    });
+    const leave =
+      (name: string, fail = false) =>
+      () => {
+        pending.push(name);
+        if (fail) throw new Error(`${name} failed`);
+        return name;
+      };
+    await expect(Promise.all([commit.submit(leave('p1')), commit.submit(leave('p2'))])).resolves.toEqual([
+      'p1',
+      'p2',
+    ]);
+    expect(names(other)).toEqual(['p1', 'p2']);
+    const results = await Promise.allSettled([commit.submit(leave('q1')), commit.submit(leave('q2', true))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    // The group rolled back (its pending forgotten); alone, q1 committed with its own row and
+    // q2 failed again, leaving nothing.
+    expect(names(other)).toEqual(['p1', 'p2', 'q1']);
+    expect(calls).toEqual(['write p1+p2', 'forget', 'write q1', 'forget']);
+  });
 });

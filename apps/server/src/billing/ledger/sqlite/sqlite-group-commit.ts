@@ -1,5 +1,16 @@
 import type SQLite from 'better-sqlite3';
 
+/**
+ * Something that leaves writes pending while a transaction's pieces run (added up across pieces)
+ * and writes them before the commit.
+ */
+export interface GroupParticipant {
+  /** Runs inside the transaction after its pieces: writes what they left pending. */
+  beforeCommit(): void;
+  /** The transaction rolled back: forgets what its pieces left pending. */
+  rolledBack(): void;
+}
+
 interface Work {
   run: () => unknown;
   resolve: (value: unknown) => void;
@@ -38,12 +49,31 @@ export class SqliteGroupCommit {
   private readonly runGroup: SQLite.Transaction<(group: Work[], values: unknown[]) => void>;
   /** One transaction around one piece (after a piece of the group threw). */
   private readonly runAlone: SQLite.Transaction<(run: () => unknown) => unknown>;
+  private readonly participants: GroupParticipant[] = [];
 
   constructor(private readonly db: SQLite.Database) {
     this.runGroup = db.transaction((group: Work[], values: unknown[]) => {
       for (let index = 0; index < group.length; index++) values[index] = group[index]!.run();
+      this.beforeCommit();
     });
-    this.runAlone = db.transaction((run: () => unknown) => run());
+    this.runAlone = db.transaction((run: () => unknown) => {
+      const value = run();
+      this.beforeCommit();
+      return value;
+    });
+  }
+
+  /** Has `participant` write what a transaction's pieces left pending before each commit. */
+  join(participant: GroupParticipant): void {
+    this.participants.push(participant);
+  }
+
+  private beforeCommit(): void {
+    for (const participant of this.participants) participant.beforeCommit();
+  }
+
+  private rolledBack(): void {
+    for (const participant of this.participants) participant.rolledBack();
   }
 
   /** Runs `work` (synchronous statements) in the next group's transaction. */
@@ -81,6 +111,7 @@ export class SqliteGroupCommit {
       this.running = group.length;
       this.runGroup.immediate(group, values);
     } catch (error) {
+      this.rolledBack();
       if (group.length === 1) group[0]!.reject(error);
       else this.oneByOne(group);
       return;
@@ -98,6 +129,7 @@ export class SqliteGroupCommit {
         this.running = 1;
         value = this.runAlone.immediate(work.run);
       } catch (error) {
+        this.rolledBack();
         work.reject(error);
         continue;
       } finally {

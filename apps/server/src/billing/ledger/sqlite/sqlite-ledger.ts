@@ -7,6 +7,7 @@ import type { Ledger, ReserveRow } from '../ledger.ts';
 import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 import { SqliteLogJournal } from './sqlite-log-journal.ts';
+import { SqlitePendingMoves } from './sqlite-pending-moves.ts';
 
 const prepareAll = (db: SQLite.Database) => ({
   holdUser: db.prepare('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?'),
@@ -38,14 +39,17 @@ const limited = (payer: Payer) => payer.tokenId > 0 && !payer.tokenUnlimited;
  * through the connection's group commit (sqlite-group-commit.ts): the reserve, settle and refund
  * work of one event-loop turn shares one IMMEDIATE transaction (a piece that throws rolls it back,
  * and the pieces run again one by one), and each promise settles after the commit. A settlement
- * is written whole in its commit (ADR-24, ADR-45): the reserved row deleted, the balance moved,
- * the counters added and the consume log row appended to the log journal (sqlite-log-journal.ts),
- * which the settlement writer moves into logs. Nothing of a settlement is left for a batch.
+ * is written whole in its commit (ADR-24, ADR-45): the reserved row deleted, the balance moved, the
+ * counters added (added up per row across the commit, sqlite-pending-moves.ts) and the consume log
+ * row appended to the log journal (sqlite-log-journal.ts), which the settlement writer moves into
+ * logs. Nothing of a settlement is left for the writer's batch.
  */
 export class SqliteLedger implements Ledger {
   private statements: Statements | undefined;
   private readonly db: SQLite.Database;
   private readonly commit: SqliteGroupCommit;
+  /** Settlements' balance moves and counters of the running transaction, added up. */
+  private readonly pending: SqlitePendingMoves;
   /** Where settlements append their consume log rows (moved into logs in batches). */
   private readonly journal: SqliteLogJournal;
   /**
@@ -58,7 +62,9 @@ export class SqliteLedger implements Ledger {
     if (!handle.sqlite) throw new Error('the SQLite ledger needs the raw connection');
     this.db = handle.sqlite;
     this.commit = groupCommitOf(this.db);
+    this.pending = new SqlitePendingMoves(this.db);
     this.journal = new SqliteLogJournal(this.db);
+    this.commit.join(this.pending);
   }
 
   private prepared(): Statements {
@@ -78,9 +84,9 @@ export class SqliteLedger implements Ledger {
   reserve(r: ReserveRow): Promise<'user' | 'token' | null> {
     return this.commit.submit(() => {
       const s = this.prepared();
-      if (s.holdUser.run(r.amount, r.payer.userId, r.amount).changes === 0) return 'user';
+      if (!this.hold(s.holdUser, r.payer.userId, r.amount)) return 'user';
       const tokenLimited = limited(r.payer);
-      if (tokenLimited && s.holdToken.run(r.amount, r.payer.tokenId, r.amount).changes === 0) {
+      if (tokenLimited && !this.hold(s.holdToken, r.payer.tokenId, r.amount)) {
         s.creditUser.run(r.amount, r.payer.userId);
         return 'token';
       }
@@ -98,6 +104,18 @@ export class SqliteLedger implements Ledger {
     });
   }
 
+  /**
+   * Holds `amount` on a balance (`quota >= amount`); one found short is tried again after the
+   * transaction's pending settlements are written (they may have given quota back).
+   */
+  private hold(statement: SQLite.Statement, id: number, amount: number): boolean {
+    if (statement.run(amount, id, amount).changes > 0) return true;
+    if (this.pending.isEmpty) return false;
+    this.pending.write();
+    return statement.run(amount, id, amount).changes > 0;
+  }
+
+  /** Deletes a 'reserved' row and credits it back (false when the row was reconciled). */
   refund(id: string, payer: Payer, amount: number): Promise<boolean> {
     return this.commit.submit(() => {
       const s = this.prepared();
@@ -127,13 +145,22 @@ export class SqliteLedger implements Ledger {
     const unreserved = r.ledgerId !== '' && s.unreserve.run(r.ledgerId).changes > 0;
     if (!unreserved && r.onlyIfReserved) return null;
     const held = unreserved ? r.reserved : 0;
-    // The whole cost, even below zero (never written off).
+    // The whole cost, even below zero (never written off): a cost beyond the reservation is taken
+    // from the balance as it stands.
     const charged = target;
     const back = held - charged;
     const tokenBack = limited(payer) ? back : 0;
-    s.settleUser.run(back, charged, payer.userId);
-    if (payer.tokenId > 0) s.settleToken.run(tokenBack, charged, at, payer.tokenId);
-    if (r.channelId > 0 && charged > 0) s.channelUsed.run(charged, r.channelId);
+    if (back < 0) {
+      // A cost beyond the reservation is taken at once: a later hold in this transaction must see it.
+      s.settleUser.run(back, charged, payer.userId);
+      if (payer.tokenId > 0) s.settleToken.run(tokenBack, charged, at, payer.tokenId);
+    } else {
+      // Quota given back and counters: added up with the transaction's other settlements, one
+      // UPDATE per row before the commit (a hold that finds a balance short writes them first).
+      this.pending.addUser(payer.userId, back, charged);
+      if (payer.tokenId > 0) this.pending.addToken(payer.tokenId, tokenBack, charged, at);
+    }
+    if (r.channelId > 0 && charged > 0) this.pending.addChannel(r.channelId, charged);
     const log = stampLog(r.buildLog(charged, target - charged), at);
     if (log) this.journal.append(logValues(log, at));
     return {
