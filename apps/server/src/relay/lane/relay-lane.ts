@@ -168,27 +168,42 @@ export class RelayLane {
       if (logInfo)
         log.info({ res: { statusCode: res.statusCode }, responseTime: elapsed }, 'request completed');
     });
-    const run = () => {
-      route.handler(request, reply).then((result) => {
-        // A value the handler resolves to is sent when it did not send itself.
-        if (!reply.sent && result !== undefined && result !== reply) reply.send(result);
-      }, fail);
-    };
-    const readAndRun = () => {
-      if (!hasBody(raw)) {
-        run();
-        return;
-      }
-      readBody(raw, ready.bodyLimit, (error, body) => {
-        if (error !== null) {
-          fail(error);
-          return;
-        }
-        request.body = body;
-        run();
-      });
-    };
-    if (route.guard === undefined) readAndRun();
-    else route.guard(request, reply).then(readAndRun, fail);
+    if (route.guard === undefined) readAndRun(ready.bodyLimit, route, request, reply, fail);
+    else
+      route.guard(request, reply).then(() => readAndRun(ready.bodyLimit, route, request, reply, fail), fail);
   }
+}
+
+/** Reads the body (when the request has one) into the request, then runs the route's handler. */
+function readAndRun(
+  bodyLimit: number,
+  route: LaneRoute,
+  request: RelayRequest,
+  reply: RelayReply,
+  fail: (error: unknown) => void,
+): void {
+  if (!hasBody(request.raw)) {
+    run(route, request, reply, fail);
+    return;
+  }
+  readBody(request.raw, bodyLimit, (error, body) => {
+    if (error !== null) {
+      fail(error);
+      return;
+    }
+    request.body = body;
+    run(route, request, reply, fail);
+  });
+}
+
+function run(
+  route: LaneRoute,
+  request: RelayRequest,
+  reply: RelayReply,
+  fail: (error: unknown) => void,
+): void {
+  route.handler(request, reply).then((result) => {
+    // A value the handler resolves to is sent when it did not send itself.
+    if (!reply.sent && result !== undefined && result !== reply) reply.send(result);
+  }, fail);
 }

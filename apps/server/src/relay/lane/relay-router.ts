@@ -36,7 +36,8 @@ export interface RouterMatch<Route> {
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class RelayRouter<Route> {
-  private readonly fixed = new Map<string, Route>();
+  /** Fixed paths per method, each with its match made once (no allocation per request). */
+  private readonly fixed = new Map<string, Map<string, RouterMatch<Route>>>();
   private readonly patterns: Pattern<Route>[] = [];
   /** Every `METHOD path` as registered (the access matrix test reads them). */
   readonly keys: string[] = [];
@@ -47,7 +48,9 @@ export class RelayRouter<Route> {
       if (path.includes(':') || path.includes('*')) {
         this.patterns.push({ method, segments: path.split('/'), route });
       } else {
-        this.fixed.set(`${method} ${path}`, route);
+        let paths = this.fixed.get(method);
+        if (paths === undefined) this.fixed.set(method, (paths = new Map()));
+        paths.set(path, { route, params: NO_PARAMS });
       }
     }
   }
@@ -59,8 +62,8 @@ export class RelayRouter<Route> {
   }
 
   private findExact(method: string, path: string): RouterMatch<Route> | null {
-    const route = this.fixed.get(`${method} ${path}`);
-    if (route !== undefined) return { route, params: NO_PARAMS };
+    const fixed = this.fixed.get(method)?.get(path);
+    if (fixed !== undefined) return fixed;
     if (this.patterns.length === 0) return null;
     const parts = path.split('/');
     for (const pattern of this.patterns) {
