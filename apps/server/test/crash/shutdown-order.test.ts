@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { chatBody, openStream, type Payer, preparePayer, streamedContent } from './gateway-client.ts';
-import { expectBalancedBooks, FAST_LEDGER_ENV, readBooks } from './ledger-checks.ts';
+import { expectBalancedBooks, FAST_LEDGER_ENV, readBooks, readJournal } from './ledger-checks.ts';
 import { eventually, logLines, type ServerProcess, startServer, stopServer } from './server-process.ts';
 
 /**
@@ -17,8 +17,11 @@ import { eventually, logLines, type ServerProcess, startServer, stopServer } fro
 
 /** Below 100× a call's reservation (about 2,500), so every call really reserves. */
 const START_QUOTA = 200_000;
-/** Settled calls wait in the settlement writer until shutdown; on SQLite none settles in place. */
-const NO_FLUSH = { SETTLEMENT_FLUSH_MS: '3600000', SETTLEMENT_BATCH_SIZE: '1000', SETTLE_IN_PLACE_FROM: '0' };
+/**
+ * What settlements leave for the settlement writer waits until shutdown: settled rows on
+ * PostgreSQL and MySQL, consume rows in the log journal on SQLite (which settles in place, ADR-45).
+ */
+const NO_FLUSH = { SETTLEMENT_FLUSH_MS: '3600000', SETTLEMENT_BATCH_SIZE: '1000' };
 const CALLERS = 6;
 const STREAMS = 3;
 
@@ -98,14 +101,21 @@ describe('crash safety: the last settlement on SIGTERM, whatever the registratio
       // Still running when the shutdown timeout cuts it: it settles after its connection is gone.
       const cut = await openStream(server, key, '[[mock:slow-stream-200,chunks-60]] cut at the timeout');
       await Promise.all([...streams, cut].map((stream) => stream.started));
-      // Settled calls wait in the writer: nothing of this run is logged or counted yet.
-      await eventually('20 settled calls waiting for their batch', async () => {
-        const books = await readBooks(handle, payer!);
-        return books.open.filter((row) => row.state === 'settled').length >= 20;
-      });
-      const waiting = await readBooks(handle, payer);
-      expect(waiting.consume).toHaveLength(before.consume.length);
-      expect(waiting.requestCount).toBe(before.requestCount);
+      if (handle.kind === 'sqlite') {
+        // Settled in place: counted at once, the consume rows wait in the log journal.
+        await eventually('20 consume rows waiting in the log journal', async () => {
+          return (await readJournal(handle, payer!.userId)).length >= 20;
+        });
+      } else {
+        // Settled calls wait in the writer: nothing of this run is logged or counted yet.
+        await eventually('20 settled calls waiting for their batch', async () => {
+          const books = await readBooks(handle, payer!);
+          return books.open.filter((row) => row.state === 'settled').length >= 20;
+        });
+        const waiting = await readBooks(handle, payer);
+        expect(waiting.consume).toHaveLength(before.consume.length);
+        expect(waiting.requestCount).toBe(before.requestCount);
+      }
 
       server.kill('SIGTERM');
       await load.done;
@@ -116,6 +126,8 @@ describe('crash safety: the last settlement on SIGTERM, whatever the registratio
 
       // No other process runs: what is in the database now is what this shutdown wrote.
       const books = await expectBalancedBooks(handle, payer, START_QUOTA);
+      // The last journal move went into logs before the database closed.
+      expect(await readJournal(handle, payer.userId)).toEqual([]);
       const logged = books.consume
         .slice(before.consume.length)
         .map((log) => JSON.parse(log.other!).request_id);
