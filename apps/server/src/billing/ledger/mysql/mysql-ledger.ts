@@ -4,10 +4,10 @@ import { ServerLedger } from '../routines/server-ledger.ts';
 import { writeSettlementBatchOnMysql } from './mysql-settlement-batch.ts';
 
 /**
- * The ledger on MySQL/MariaDB: the procedures of migration 005 for reserve, settle and refund, one
- * user's calls of a turn in one `CALL switchyard_ledger_group` (migration 007, ADR-25; routines/),
- * and settled rows written by the batch that ends in `CALL switchyard_batch_counters` (migration
- * 006; mysql-settlement-batch.ts).
+ * The ledger on MySQL/MariaDB: the procedures for reserve, settle and refund, one user's calls of
+ * a turn in one `CALL switchyard_ledger_group` (ADR-25; routines/), and settled rows written by
+ * the batch that ends in `CALL switchyard_batch_counters` (mysql-settlement-batch.ts); the
+ * procedures' SQL text is mysql-routines.ts.
  */
 export class MysqlLedger extends ServerLedger {
   constructor(handle: DatabaseHandle) {

@@ -4,7 +4,7 @@ import { aggregateCounters, type PendingSettlement } from '../../settlement/sett
 import { type ClaimSettled, writeBatchOnConnection } from '../routines/settlement-batch.ts';
 import { deleteReservationsQuery, lockSettledQuery } from './mysql-statements.ts';
 
-/** The batch's counters as the JSON arguments of `switchyard_batch_counters` (migration 006). */
+/** The batch's counters as the JSON arguments of `switchyard_batch_counters` (mysql-routines.ts). */
 export function counterArguments(items: readonly PendingSettlement[]): [string, string, string] {
   const counters = aggregateCounters(items);
   return [
@@ -18,7 +18,7 @@ export function counterArguments(items: readonly PendingSettlement[]): [string, 
  * The batch runs at READ COMMITTED (this transaction only): under InnoDB's default REPEATABLE READ
  * its claim of the settled ledger rows also locked the gaps around them (next-key locks, up to the
  * table's end), and a reservation inserting a ledger row there waited; a group of one user's calls
- * (migration 007) then waited on that gap while holding the user's row, which the batch's counters
+ * (`switchyard_ledger_group`) then waited on that gap while holding the user's row, which the batch's counters
  * need next: a deadlock (every few seconds at 500 req/s in the MariaDB benchmark). The batch
  * reads and deletes rows by primary key, so it needs no gap locks.
  */

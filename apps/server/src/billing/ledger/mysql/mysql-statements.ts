@@ -36,7 +36,7 @@ export function callProcedureQuery(call: RoutineInvocation): CompiledQuery {
 const callKind = (name: string) => (name.startsWith('switchyard_') ? name.slice('switchyard_'.length) : name);
 
 /**
- * MySQL: one user's calls of one turn as one `CALL switchyard_ledger_group(?)` (migration 007),
+ * MySQL: one user's calls of one turn as one `CALL switchyard_ledger_group(?)` (mysql-routines.ts),
  * the calls a JSON array of `[kind, …args]` in order.
  */
 export function ledgerGroupQuery(calls: readonly RoutineInvocation[]): CompiledQuery {

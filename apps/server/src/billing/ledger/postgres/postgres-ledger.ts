@@ -4,9 +4,10 @@ import { ServerLedger } from '../routines/server-ledger.ts';
 import { writeSettlementBatchOnPostgres } from './postgres-settlement-batch.ts';
 
 /**
- * The ledger on PostgreSQL: the functions of migration 005 for reserve, settle and refund, one
- * user's calls of a turn in one `SELECT` (ADR-22; routines/), and settled rows written by the
- * batch whose counters and COMMIT go as one message (postgres-settlement-batch.ts).
+ * The ledger on PostgreSQL: the functions for reserve, settle and refund (their SQL text is
+ * postgres-routines.ts), one user's calls of a turn in one `SELECT` (ADR-22; routines/), and
+ * settled rows written by the batch whose counters and COMMIT go as one message
+ * (postgres-settlement-batch.ts).
  */
 export class PostgresLedger extends ServerLedger {
   constructor(handle: DatabaseHandle) {

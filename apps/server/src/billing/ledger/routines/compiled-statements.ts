@@ -61,7 +61,7 @@ export function logInsertQuery(
   return CompiledQuery.raw(text, parameters);
 }
 
-/** One call of a ledger routine (migration 005): its name and its arguments in order. */
+/** One call of a ledger routine (postgres-routines.ts, mysql-routines.ts): its name and its arguments in order. */
 export interface RoutineInvocation {
   name: string;
   args: readonly unknown[];

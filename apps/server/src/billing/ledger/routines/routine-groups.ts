@@ -23,7 +23,7 @@ interface RoutineCall extends RoutineInvocation {
  * Group calls of the ledger routines: the calls for one user submitted during one turn of the
  * event loop go to the server as one statement on the next turn — on PostgreSQL
  * `SELECT switchyard_reserve(…) AS r0, switchyard_settle(…) AS r1, …`, on MySQL/MariaDB
- * `CALL switchyard_ledger_group('[["reserve", …], ["settle", …]]')` (migration 007) — which runs
+ * `CALL switchyard_ledger_group('[["reserve", …], ["settle", …]]')` (../mysql/mysql-routines.ts) — which runs
  * them in order in one transaction, and each caller gets its own result. Every socket write to the
  * database wakes a server process or thread, and that wake-up was most of the gateway's CPU per
  * call; under load one user's calls now share it (and, on MySQL, one commit's log flush). Only one user's calls share a statement, so a statement locks that user's row

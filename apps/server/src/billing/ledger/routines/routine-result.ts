@@ -23,7 +23,7 @@ function resultColumn(rows: readonly unknown[]): unknown {
 }
 
 /**
- * The codes of a MySQL group call (`switchyard_ledger_group`, migration 007): its one row's
+ * The codes of a MySQL group call (`switchyard_ledger_group`, mysql-routines.ts): its one row's
  * `result`, the codes comma-separated in call order; exactly `count` of them, else the procedure
  * did not answer as it must.
  */

@@ -12,8 +12,9 @@ import { RoutineGroups } from './routine-groups.ts';
 const limitedFlag = (payer: Payer) => (payer.tokenId > 0 && !payer.tokenUnlimited ? 1 : 0);
 
 /**
- * What the PostgreSQL and MySQL ledgers share: reserve, settle and refund each call one routine of
- * migration 005 (PostgreSQL functions, `SELECT f(...)`; MySQL/MariaDB procedures, `CALL p(...)`):
+ * What the PostgreSQL and MySQL ledgers share: reserve, settle and refund each call one routine
+ * (PostgreSQL functions, `SELECT f(...)`, ../postgres/postgres-routines.ts; MySQL/MariaDB
+ * procedures, `CALL p(...)`, ../mysql/mysql-routines.ts):
  * one round trip and one server-side transaction, outside any Kysely transaction; one user's calls
  * of one event-loop turn share that round trip and transaction (routine-groups.ts). A settlement
  * leaves its row 'settled' with its consume log row in `entry`, for the settlement writer's batch
