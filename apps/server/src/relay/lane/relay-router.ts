@@ -49,7 +49,10 @@ export class RelayRouter<Route> {
         this.patterns.push({ method, segments: path.split('/'), route });
       } else {
         let paths = this.fixed.get(method);
-        if (paths === undefined) this.fixed.set(method, (paths = new Map()));
+        if (paths === undefined) {
+          paths = new Map();
+          this.fixed.set(method, paths);
+        }
         paths.set(path, { route, params: NO_PARAMS });
       }
     }
