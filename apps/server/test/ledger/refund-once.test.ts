@@ -151,4 +151,67 @@ describe('ledger conformance: refunds exactly once', () => {
     expect(refunded).toBe(false);
     expect(await books()).toEqual(before);
   });
+
+  it('refunds a failed task on an unlimited token to the user only, reversing both used quotas', async () => {
+    account = await seedAccount(ledger.handle, { quota: START, tokenRemain: 777, unlimited: true });
+    const cost = 2_500;
+    const reservation = await ledger.billing.reserve(account.payer, cost, 'req-task-unlimited');
+    await ledger.billing.settle(
+      reservation,
+      cost,
+      account.channelId,
+      consumeLog(account, 'req-task-unlimited'),
+    );
+    await ledger.flush();
+    expect(await books()).toMatchObject({
+      quota: START - cost,
+      tokenRemain: 777,
+      usedQuota: cost,
+      tokenUsed: cost,
+    });
+    const refunded = await ledger.billing.refundTaskOnce(
+      { userId: account.userId, tokenId: account.tokenId },
+      cost,
+      async () => true,
+    );
+    expect(refunded).toBe(true);
+    expect(await books()).toMatchObject({ quota: START, tokenRemain: 777, usedQuota: 0, tokenUsed: 0 });
+  });
+
+  it('rolls the claim back and credits nothing when the refund transaction fails', async () => {
+    await fresh();
+    await ledger.handle.db
+      .insertInto('tasks')
+      .values({
+        task_id: 'task-refund-fails',
+        platform: 'suno',
+        user_id: account.userId,
+        token_id: account.tokenId,
+        channel_id: account.channelId,
+        quota: 1_000,
+        status: 'IN_PROGRESS',
+      } as never)
+      .execute();
+    const before = await books();
+    const failing = ledger.billing.refundTaskOnce(
+      { userId: account.userId, tokenId: account.tokenId },
+      1_000,
+      async (trx) => {
+        await trx
+          .updateTable('tasks')
+          .set({ status: 'FAILURE' })
+          .where('task_id', '=', 'task-refund-fails')
+          .execute();
+        throw new Error('poller failed after its claim');
+      },
+    );
+    await expect(failing).rejects.toThrow('poller failed after its claim');
+    expect(await books()).toEqual(before);
+    const task = await ledger.handle.db
+      .selectFrom('tasks')
+      .select('status')
+      .where('task_id', '=', 'task-refund-fails')
+      .executeTakeFirstOrThrow();
+    expect(task.status).toBe('IN_PROGRESS');
+  });
 });

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode } from '@switchyard/shared';
-import { sql, type Transaction } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { NewLog } from '../../db/repositories/log-repository.ts';
-import type { Database } from '../../db/schema.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
 import { type Linked, LinkedSet } from '../../lib/linked-set.ts';
 import type { PendingSettlement } from '../settlement/settlement-entry.ts';
 import type { Payer } from './balance-moves.ts';
-import type { Ledger } from './ledger.ts';
+import type { Ledger, RefundClaim } from './ledger.ts';
 import { ledgerOf } from './ledger-of.ts';
 import { type LedgerLog, LedgerRetries } from './ledger-retries.ts';
 import type { SettleAttempt } from './settle-attempt.ts';
@@ -98,10 +96,7 @@ export class BillingService {
   private readonly settlements: SettlementSink;
   private readonly retries: LedgerRetries;
 
-  constructor(
-    private readonly handle: DatabaseHandle,
-    options: BillingOptions,
-  ) {
+  constructor(handle: DatabaseHandle, options: BillingOptions) {
     this.instanceId = options.instanceId;
     this.settlements = options.settlements;
     this.retries = new LedgerRetries(options.log ?? silentLog, options.retryDelaysMs);
@@ -291,39 +286,17 @@ export class BillingService {
 
   /**
    * Refunds a failed asynchronous task exactly once, to the user and to the token (a limited
-   * token's remaining quota; used quota is reversed on both). `claim` runs first in the same
-   * transaction and must be a conditional update of the task row (e.g. "set FAILURE/100% where
-   * still unfinished"): only when it changed the row is the quota credited, so two pollers, two
-   * nodes or a restart that see the same failure refund it once. Returns whether this call refunded.
+   * token's remaining quota; used quota is reversed on both), through the ledger
+   * (`Ledger.refundClaimed`). `claim` runs first in the same transaction and must be a conditional
+   * update of the task row (e.g. "set FAILURE/100% where still unfinished"): only when it changed
+   * the row is the quota credited, so two pollers, two nodes or a restart that see the same
+   * failure refund it once. Returns whether this call refunded.
    */
-  async refundTaskOnce(
+  refundTaskOnce(
     payer: { userId: number; tokenId: number },
     amount: number,
-    claim: (trx: Transaction<Database>) => Promise<boolean>,
+    claim: RefundClaim,
   ): Promise<boolean> {
-    const quota = Math.max(0, Math.trunc(amount));
-    return this.handle.db.transaction().execute(async (trx) => {
-      if (!(await claim(trx))) return false;
-      if (quota === 0) return true;
-      await trx
-        .updateTable('users')
-        .set({ quota: sql`quota + ${quota}`, used_quota: sql`used_quota - ${quota}` })
-        .where('id', '=', payer.userId)
-        .execute();
-      if (payer.tokenId > 0) {
-        await trx
-          .updateTable('tokens')
-          .set({ remain_quota: sql`remain_quota + ${quota}` })
-          .where('id', '=', payer.tokenId)
-          .where('unlimited_quota', '=', 0)
-          .execute();
-        await trx
-          .updateTable('tokens')
-          .set({ used_quota: sql`used_quota - ${quota}` })
-          .where('id', '=', payer.tokenId)
-          .execute();
-      }
-      return true;
-    });
+    return this.ledger.refundClaimed(payer.userId, payer.tokenId, Math.max(0, Math.trunc(amount)), claim);
   }
 }

@@ -1,7 +1,12 @@
+import type { Transaction } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import type { PendingSettlement } from '../settlement/settlement-entry.ts';
 import type { Payer } from './balance-moves.ts';
 import type { SettleAttempt } from './settle-attempt.ts';
+
+/** A conditional update inside the refund's transaction: true when this caller changed the row. */
+export type RefundClaim = (trx: Transaction<Database>) => Promise<boolean>;
 
 /** A reservation's ledger row as reserve writes it. */
 export interface ReserveRow {
@@ -33,6 +38,12 @@ export interface Ledger {
   settle(attempt: SettleAttempt): Promise<PendingSettlement | null>;
   /** Deletes a 'reserved' row and credits it back; false (nothing changed) when it is gone (reconciled). */
   refund(id: string, payer: Payer, amount: number): Promise<boolean>;
+  /**
+   * Reverses a settled charge once (a failed task): in one transaction `claim` runs first, and
+   * only when it changed its row is `amount` credited to the user and, when the token row is
+   * limited, to the token, and taken off both used quotas. Answers what `claim` answered.
+   */
+  refundClaimed(userId: number, tokenId: number, amount: number, claim: RefundClaim): Promise<boolean>;
   /**
    * Deletes those of the batch's 'settled' rows that are still there and, for those only, writes
    * their consume log rows (when `withLogs`: logs share the main database) and adds their

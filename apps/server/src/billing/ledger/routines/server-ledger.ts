@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
 import { encodeEntry, type PendingSettlement, pendingFromRow } from '../../settlement/settlement-entry.ts';
 import { moveToCost, type Payer } from '../balance-moves.ts';
-import type { Ledger, ReserveRow } from '../ledger.ts';
+import type { Ledger, RefundClaim, ReserveRow } from '../ledger.ts';
 import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import type { ServerKind } from './compiled-statements.ts';
 import { RoutineGroups } from './routine-groups.ts';
@@ -63,6 +63,33 @@ export abstract class ServerLedger implements Ledger {
       amount,
     ]);
     return code === 1;
+  }
+
+  /** A Kysely transaction: the rare task refund needs no routine of its own. */
+  refundClaimed(userId: number, tokenId: number, amount: number, claim: RefundClaim): Promise<boolean> {
+    return this.handle.db.transaction().execute(async (trx) => {
+      if (!(await claim(trx))) return false;
+      if (amount === 0) return true;
+      await trx
+        .updateTable('users')
+        .set({ quota: sql`quota + ${amount}`, used_quota: sql`used_quota - ${amount}` })
+        .where('id', '=', userId)
+        .execute();
+      if (tokenId > 0) {
+        await trx
+          .updateTable('tokens')
+          .set({ remain_quota: sql`remain_quota + ${amount}` })
+          .where('id', '=', tokenId)
+          .where('unlimited_quota', '=', 0)
+          .execute();
+        await trx
+          .updateTable('tokens')
+          .set({ used_quota: sql`used_quota - ${amount}` })
+          .where('id', '=', tokenId)
+          .execute();
+      }
+      return true;
+    });
   }
 
   async settle(attempt: SettleAttempt): Promise<PendingSettlement | null> {

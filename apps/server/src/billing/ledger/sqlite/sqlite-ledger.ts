@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '../../../db/database.ts';
 import { logValues } from '../../settlement/log-values.ts';
 import type { PendingSettlement } from '../../settlement/settlement-entry.ts';
 import type { Payer } from '../balance-moves.ts';
-import type { Ledger, ReserveRow } from '../ledger.ts';
+import type { Ledger, RefundClaim, ReserveRow } from '../ledger.ts';
 import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
 import { SqliteLogJournal } from './sqlite-log-journal.ts';
@@ -27,6 +27,10 @@ const prepareAll = (db: SQLite.Database) => ({
   ),
   settleToken: db.prepare(
     'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?',
+  ),
+  reverseUser: db.prepare('UPDATE users SET quota = quota + ?, used_quota = used_quota - ? WHERE id = ?'),
+  reverseToken: db.prepare(
+    'UPDATE tokens SET remain_quota = remain_quota + (CASE WHEN unlimited_quota = 0 THEN ? ELSE 0 END), used_quota = used_quota - ? WHERE id = ?',
   ),
 });
 
@@ -121,6 +125,21 @@ export class SqliteLedger implements Ledger {
       const s = this.prepared();
       if (s.unreserve.run(id).changes === 0) return false;
       this.credit(s, payer, amount);
+      return true;
+    });
+  }
+
+  /**
+   * A Kysely transaction on the same connection (the group commit waits while it is open): `claim`
+   * runs through Kysely, the credit through the prepared statements, inside that transaction.
+   */
+  refundClaimed(userId: number, tokenId: number, amount: number, claim: RefundClaim): Promise<boolean> {
+    return this.handle.db.transaction().execute(async (trx) => {
+      if (!(await claim(trx))) return false;
+      if (amount === 0) return true;
+      const s = this.prepared();
+      s.reverseUser.run(amount, amount, userId);
+      if (tokenId > 0) s.reverseToken.run(amount, amount, tokenId);
       return true;
     });
   }
