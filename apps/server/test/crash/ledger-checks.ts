@@ -35,7 +35,7 @@ export function flushOnlyWriter(handle: DatabaseHandle): SettlementWriter {
 
 /** A consume log builder for `seed`'s calls: `consumeLog(requestId)` goes to `settle`. */
 export function consumeLogOf(seed: { userId: number; tokenId: number; channelId: number; name: string }) {
-  return (requestId: string) => (settlement: { charged: number; shortfall: number }) => ({
+  return (requestId: string) => (settlement: { charged: number }) => ({
     type: 2,
     user_id: seed.userId,
     username: seed.name,
@@ -44,7 +44,7 @@ export function consumeLogOf(seed: { userId: number; tokenId: number; channelId:
     channel_id: seed.channelId,
     quota: settlement.charged,
     content: `${seed.name} test`,
-    other: JSON.stringify({ request_id: requestId, shortfall_quota: settlement.shortfall }),
+    other: JSON.stringify({ request_id: requestId }),
   });
 }
 

@@ -98,7 +98,6 @@ describe('reservation ledger', () => {
     expect(billing.openCount).toBe(1);
     expect(await billing.settle(reservation, 1000, CHANNEL, consumeLog('req-settled'))).toEqual({
       charged: 1000,
-      shortfall: 0,
     });
     const settled = await readBooks(handle, payer);
     expect(settled.quota).toBe(START - 1000);
@@ -153,14 +152,13 @@ describe('reservation ledger', () => {
     const cost = before.quota + 500;
     expect(await billing.settle(reservation, cost, CHANNEL, consumeLog('req-short'))).toEqual({
       charged: cost,
-      shortfall: 0,
     });
     await writer.flush();
     const after = await readBooks(handle, payer);
     expect(after.quota).toBe(-500);
     const log = after.consume.at(-1)!;
     expect(Number(log.quota)).toBe(cost);
-    expect(JSON.parse(log.other!).shortfall_quota).toBe(0);
+    expect(JSON.parse(log.other!).shortfall_quota).toBeUndefined();
     expect(after.usedQuota).toBe(before.usedQuota + cost);
     await expect(billing.reserve(tokenPayer, 1, 'req-in-debt')).rejects.toThrow('用户额度不足');
     // Give the balance back for the next tests.
@@ -233,7 +231,6 @@ describe('reservation ledger', () => {
     expect(await reconcile(handle, Date.now() + DEAD_AFTER + 1000)).toMatchObject({ refunded: 1 });
     expect(await billing.settle(reservation, 1500, CHANNEL, consumeLog('req-late-settle'))).toEqual({
       charged: 1500,
-      shortfall: 0,
     });
     await writer.flush();
     const after = await readBooks(handle, payer);
@@ -262,7 +259,7 @@ describe('reservation ledger', () => {
       // SQLite writes a settlement whole; the row and balance as a settlement that left its row
       // for a batch leaves them (a process of a build that did, killed before its batch).
       const at = Math.floor(Date.now() / 1000);
-      const log = { ...consumeLog(`req-dead-${index}`)({ charged: cost, shortfall: 0 }), created_at: at };
+      const log = { ...consumeLog(`req-dead-${index}`)({ charged: cost }), created_at: at };
       await handle.db
         .updateTable('reservations')
         .set({ state: 'settled', charged: cost, channel_id: CHANNEL, entry: encodeEntry(at, log) })

@@ -90,7 +90,7 @@ describe('failed settlements and refunds are retried', () => {
     expect(after.usedQuota).toBe(400);
     expect(after.consume.map((row) => Number(row.quota))).toEqual([400]);
     // What the retry charged reaches the caller, for the bookkeeping that follows a settlement.
-    await expect((deferred as SettlementDeferred).written).resolves.toEqual({ charged: 400, shortfall: 0 });
+    await expect((deferred as SettlementDeferred).written).resolves.toEqual({ charged: 400 });
     expect(logged[0]).toMatch(/^error settlement failed; it is retried/);
     expect(logged.at(-1)).toBe('info settlement retried and written');
   });
@@ -139,7 +139,7 @@ describe('failed settlements and refunds are retried', () => {
       // Before the retry: the row and the balance as the attempt leaves them when its COMMIT went
       // through and only the answer was lost.
       const at = Math.floor(Date.now() / 1000);
-      const log = { ...consumeLog('retry-committed')({ charged: 400, shortfall: 0 }), created_at: at };
+      const log = { ...consumeLog('retry-committed')({ charged: 400 }), created_at: at };
       await handle.db
         .updateTable('reservations')
         .set({ state: 'settled', charged: 400, channel_id: seed.channelId, entry: encodeEntry(at, log) })

@@ -2,7 +2,7 @@ import { type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BillingService } from '../../src/billing/ledger/billing-service.ts';
 import { openLedger } from '../../src/billing/ledger/ledger-of.ts';
-import { MYSQL_GROUP_LIMIT } from '../../src/billing/ledger/routines/routine-groups.ts';
+import { MYSQL_GROUP_LIMIT } from '../../src/billing/ledger/mysql/mysql-ledger.ts';
 import type { SettlementWriter } from '../../src/billing/settlement/settlement-writer.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
@@ -95,7 +95,7 @@ describe('ledger round trips', () => {
     const reserve = await counting(() => billing.reserve(tokenPayer, 1_000, 'trip-1'));
     expect(reserve.queries).toBe(expectedQueries);
     const settle = await counting(() => billing.settle(reserve.result, 1_400, CHANNEL));
-    expect(settle.result).toEqual({ charged: 1_400, shortfall: 0 });
+    expect(settle.result).toEqual({ charged: 1_400 });
     expect(settle.queries).toBe(expectedQueries);
     const refunded = await billing.reserve(tokenPayer, 700, 'trip-2');
     const refund = await counting(() => billing.refund(refunded));
@@ -161,14 +161,14 @@ describe('ledger round trips', () => {
   it('charges a cost beyond what the token has in full (general path), once', async () => {
     const reservation = await billing.reserve(tokenPayer, 1_000, 'trip-beyond');
     // The token has 2,000 left after the reservation: the other 1,500 of 4,500 take it below zero.
-    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 4_500, shortfall: 0 });
+    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 4_500 });
     const books = await readBooks(handle, payer);
     expect(books.tokenRemain).toBe(-1_500);
     expect(books.quota).toBe(START - 4_500);
     const row = books.open.find((open) => open.state === 'settled' && Number(open.charged) === 4_500);
     expect(row?.id).toBe(leavesSettledRow ? reservation.ledgerId : undefined);
     // A second settle or refund of the same reservation changes nothing.
-    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 0, shortfall: 0 });
+    expect(await billing.settle(reservation, 4_500, CHANNEL)).toEqual({ charged: 0 });
     await billing.refund(reservation);
     expect((await readBooks(handle, payer)).quota).toBe(START - 4_500);
     // A token below zero is refused until topped up.

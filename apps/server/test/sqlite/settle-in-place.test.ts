@@ -48,7 +48,6 @@ describe('settle in place (SQLite)', () => {
     expect((await counters()).open).toBe(1);
     await expect(billing.settle(reservation, 300, CHANNEL, consumeLog('under'))).resolves.toEqual({
       charged: 300,
-      shortfall: 0,
     });
     const after = await counters();
     expect(writer.pending).toBe(0);
@@ -70,7 +69,6 @@ describe('settle in place (SQLite)', () => {
     const over = await billing.reserve(payer, 1_000, 'over');
     await expect(billing.settle(over, 1_700, CHANNEL, consumeLog('over'))).resolves.toEqual({
       charged: 1_700,
-      shortfall: 0,
     });
     expect(await counters()).toMatchObject({
       quota: START - 2_000,
@@ -83,7 +81,6 @@ describe('settle in place (SQLite)', () => {
     // 1,000 held + the 500 left on the balance + 1,500 below zero: the whole cost, nothing written off.
     await expect(billing.settle(short, 3_000, CHANNEL, consumeLog('short'))).resolves.toEqual({
       charged: 3_000,
-      shortfall: 0,
     });
     const after = await counters();
     expect(after).toMatchObject({ quota: -1_500, usedQuota: 5_000, requestCount: 3, channelUsed: 5_000 });
@@ -99,7 +96,7 @@ describe('settle in place (SQLite)', () => {
     // The master took this process for dead: the row is gone and its hold credited back.
     await handle.db.deleteFrom('reservations').execute();
     await setQuota(START);
-    await expect(billing.settle(reservation, 600, CHANNEL)).resolves.toEqual({ charged: 600, shortfall: 0 });
+    await expect(billing.settle(reservation, 600, CHANNEL)).resolves.toEqual({ charged: 600 });
     const after = await counters();
     expect(after.quota).toBe(START - 600);
     expect(after.consume).toEqual(before.consume);
@@ -188,7 +185,7 @@ describe('settle in place (SQLite)', () => {
     // with the commit, so the hold finds the balance short at first and must look again.
     const settled = billing.settle(first, 100, CHANNEL, consumeLog('gives-back'));
     const second = billing.reserve(payer, 500, 'uses-it');
-    await expect(settled).resolves.toEqual({ charged: 100, shortfall: 0 });
+    await expect(settled).resolves.toEqual({ charged: 100 });
     const reservation = await second;
     expect((await counters()).quota).toBe(400);
     await billing.settle(reservation, 500, CHANNEL, consumeLog('uses-it'));
@@ -201,7 +198,7 @@ describe('settle in place (SQLite)', () => {
     const first = await billing.reserve(payer, 500, 'beyond');
     const settled = billing.settle(first, 900, CHANNEL, consumeLog('beyond'));
     const second = billing.reserve(payer, 300, 'refused');
-    await expect(settled).resolves.toEqual({ charged: 900, shortfall: 0 });
+    await expect(settled).resolves.toEqual({ charged: 900 });
     await expect(second).rejects.toThrow();
     expect((await counters()).quota).toBe(100);
     await setQuota(START);

@@ -12,7 +12,11 @@ export interface Payer {
 
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Gives `amount` back to the user and, when limited, to the token's remaining quota. */
+/**
+ * Gives `amount` back to the user and, when limited, to the token's remaining quota; a negative
+ * amount takes it (a cost beyond the reservation, in full, even below zero: usage is never
+ * written off). Used-quota and request counters are the settlement's (`Ledger.writeSettled`).
+ */
 export async function credit(executor: Executor, payer: Payer, amount: number): Promise<void> {
   await executor
     .updateTable('users')
@@ -26,22 +30,4 @@ export async function credit(executor: Executor, payer: Payer, amount: number): 
       .where('id', '=', payer.tokenId)
       .execute();
   }
-}
-
-/**
- * Moves a reservation of `reserved` to the real cost `target` inside a transaction: refunds the
- * excess, or takes the difference in full, even below zero (as the reference does: usage is
- * never written off; a user or token below zero is refused until topped up, since every priced
- * call must hold a reservation against a positive balance). Returns what was charged: `target`.
- * The used-quota and request counters are not touched here: the settlement writer adds them in
- * batches (see settlement-writer.ts).
- */
-export async function moveToCost(
-  trx: Transaction<Database>,
-  payer: Payer,
-  reserved: number,
-  target: number,
-): Promise<number> {
-  if (target !== reserved) await credit(trx, payer, reserved - target);
-  return target;
 }

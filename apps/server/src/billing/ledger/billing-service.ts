@@ -35,8 +35,6 @@ type OpenReservation = Reservation & Linked<OpenReservation>;
 export interface Settlement {
   /** The quota charged in total: the real cost (the balance may go below zero). */
   charged: number;
-  /** Cost not charged: 0 since costs are charged in full (kept for the log row's shortfall_quota). */
-  shortfall: number;
 }
 
 /** Builds the consume log row of a settlement from what it charged; null when nothing is logged. */
@@ -212,35 +210,42 @@ export class BillingService {
   ): Promise<Settlement> {
     // Promise callbacks rather than an async function: this runs for every relay call, and an
     // async function's suspended frame is larger than the two closures.
-    if (reservation.state !== 'reserved') return Promise.resolve({ charged: 0, shortfall: 0 });
+    if (reservation.state !== 'reserved') return Promise.resolve({ charged: 0 });
     reservation.state = 'settled';
-    const target = Math.max(0, Math.trunc(cost));
-    const build = (charged: number, shortfall: number) => buildLog?.({ charged, shortfall }) ?? null;
+    const attempt: SettleAttempt = {
+      ledgerId: reservation.ledgerId,
+      requestId: reservation.requestId,
+      payer: reservation.payer,
+      reserved: reservation.amount,
+      target: Math.max(0, Math.trunc(cost)),
+      channelId,
+      instanceId: this.instanceId,
+      buildLog: (charged) => buildLog?.({ charged }) ?? null,
+      onlyIfReserved: false,
+    };
     let first: Promise<PendingSettlement | null>;
     try {
-      first = this.settleOnce(reservation, target, channelId, build, false);
+      first = this.ledger.settle(attempt);
     } catch (error) {
       first = Promise.reject(error);
     }
     return first.then(
       (pending) => {
-        if (pending && !pending.written) this.settlements.add(pending);
+        const settlement = this.handOn(pending);
         this.leave(reservation, 'settled');
-        const charged = pending?.charged ?? 0;
-        return { charged, shortfall: target - charged };
+        return settlement;
       },
       (error: unknown) => {
         if (reservation.ledgerId === '') {
           this.leave(reservation, 'settled');
           throw error;
         }
-        const again = async (): Promise<Settlement> => {
-          const settled = await this.settleOnce(reservation, target, channelId, build, true);
-          if (settled && !settled.written) this.settlements.add(settled);
-          // null: the row was gone (the failed attempt was committed after all, or it was reconciled).
-          const charged = settled?.charged ?? 0;
-          return { charged, shortfall: target - charged };
-        };
+        // A retry settles only while the row is still reserved, and changes nothing when it is
+        // not: the failed attempt may have been committed after all (a connection lost after
+        // COMMIT); a row that attempt settled is answered for the settlement writer, a row gone
+        // (written, or reconciled) as null.
+        attempt.onlyIfReserved = true;
+        const again = () => this.ledger.settle(attempt).then((pending) => this.handOn(pending));
         const written = new Promise<Settlement>((resolve) =>
           this.retries.add(reservation.ledgerId, 'settlement', error, again, (settlement) => {
             this.leave(reservation, 'settled');
@@ -252,36 +257,15 @@ export class BillingService {
     );
   }
 
+  /** Hands what a settlement left to the settlement writer; answers what it charged (0: nothing was settled). */
+  private handOn(pending: PendingSettlement | null): Settlement {
+    if (pending && !pending.written) this.settlements.add(pending);
+    return { charged: pending?.charged ?? 0 };
+  }
+
   /** Stops retrying failed steps (shutdown); what they hold is reconciled once this process is gone. */
   close(): void {
     this.retries.stop();
-  }
-
-  /**
-   * One settlement attempt. `onlyIfReserved` (a retry): settle only while the ledger row is still
-   * reserved, and change nothing when it is not, since the failed attempt may have been committed
-   * after all (a connection lost after COMMIT): a row that attempt settled is answered for the
-   * settlement writer (its log row and counters), a row gone (written, or reconciled) as null.
-   */
-  private settleOnce(
-    reservation: Reservation,
-    target: number,
-    channelId: number,
-    build: (charged: number, shortfall: number) => NewLog | null,
-    onlyIfReserved: boolean,
-  ): Promise<PendingSettlement | null> {
-    const attempt: SettleAttempt = {
-      ledgerId: reservation.ledgerId,
-      requestId: reservation.requestId,
-      payer: reservation.payer,
-      reserved: reservation.amount,
-      target,
-      channelId,
-      instanceId: this.instanceId,
-      buildLog: build,
-      onlyIfReserved,
-    };
-    return this.ledger.settle(attempt);
   }
 
   /**

@@ -1,7 +1,8 @@
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Ledger } from './ledger.ts';
-import { MysqlLedger } from './mysql/mysql-ledger.ts';
-import { PostgresLedger } from './postgres/postgres-ledger.ts';
+import { mysqlDialect } from './mysql/mysql-ledger.ts';
+import { postgresDialect } from './postgres/postgres-ledger.ts';
+import { ServerLedger } from './routines/server-ledger.ts';
 import { SqliteLedger } from './sqlite/sqlite-ledger.ts';
 
 const ledgers = new WeakMap<DatabaseHandle, Ledger>();
@@ -19,5 +20,5 @@ export function ledgerOf(handle: DatabaseHandle): Ledger {
 /** A new ledger for the handle's dialect. */
 export function openLedger(handle: DatabaseHandle): Ledger {
   if (handle.kind === 'sqlite') return new SqliteLedger(handle);
-  return handle.kind === 'postgres' ? new PostgresLedger(handle) : new MysqlLedger(handle);
+  return new ServerLedger(handle, handle.kind === 'postgres' ? postgresDialect : mysqlDialect);
 }

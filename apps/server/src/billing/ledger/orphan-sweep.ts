@@ -2,6 +2,7 @@ import {
   type LedgerDependencies,
   type ReconcileResult,
   reconcileReserved,
+  repeatPasses,
   type SweepDependencies,
   withFormat,
 } from './reservation-ledger.ts';
@@ -60,19 +61,9 @@ export function startOrphanSweeper(
   timing: { everyMs: number; olderThanMs: number },
 ): () => Promise<void> {
   const ledger = withFormat(deps);
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepOrphans(ledger, billing, timing.olderThanMs)
-      .then(() => undefined)
-      .catch((error: unknown) => deps.log.error({ err: error }, 'orphaned reservation sweep failed'))
-      .finally(() => {
-        running = null;
-      });
-  }, timing.everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    if (running) await running;
-  };
+  return repeatPasses(
+    timing.everyMs,
+    () => sweepOrphans(ledger, billing, timing.olderThanMs).then(() => undefined),
+    (error) => deps.log.error({ err: error }, 'orphaned reservation sweep failed'),
+  );
 }

@@ -6,8 +6,8 @@ import type { LogTable, ReservationTable } from '../../db/schema.ts';
 import { deadInstanceIds, nextDeathCheck } from '../../nodes/instance-liveness.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import { encodeEntry, type PendingSettlement, pendingFromRow } from '../settlement/settlement-entry.ts';
-import { credit, moveToCost, type Payer } from './balance-moves.ts';
-import { findConsumeLog, insertConsumeLogs } from './consume-logs.ts';
+import { credit, type Payer } from './balance-moves.ts';
+import { findConsumeLog, insertMissingConsumeLogs } from './consume-logs.ts';
 import { ledgerOf } from './ledger-of.ts';
 
 /** What reconciliation needs: the main database, where log rows go, and how to show quota. */
@@ -70,39 +70,31 @@ export async function reconcileReserved(
     // Only the caller that takes the row out of 'reserved' goes on: settled at the logged cost
     // (its counters written below, the way the dialect writes settled rows), or deleted.
     const taken = consume
-      ? Number(
-          (
-            await trx
-              .updateTable('reservations')
-              .set({
-                state: 'settled',
-                charged,
-                channel_id: consume.channel_id,
-                entry: encodeEntry(at, null),
-              })
-              .where('id', '=', row.id)
-              .where('state', '=', 'reserved')
-              .executeTakeFirst()
-          ).numUpdatedRows,
-        )
-      : Number(
-          (
-            await trx
-              .deleteFrom('reservations')
-              .where('id', '=', row.id)
-              .where('state', '=', 'reserved')
-              .executeTakeFirst()
-          ).numDeletedRows,
-        );
-    if (taken === 0) return null;
+      ? (
+          await trx
+            .updateTable('reservations')
+            .set({ state: 'settled', charged, channel_id: consume.channel_id, entry: encodeEntry(at, null) })
+            .where('id', '=', row.id)
+            .where('state', '=', 'reserved')
+            .executeTakeFirst()
+        ).numUpdatedRows
+      : (
+          await trx
+            .deleteFrom('reservations')
+            .where('id', '=', row.id)
+            .where('state', '=', 'reserved')
+            .executeTakeFirst()
+        ).numDeletedRows;
+    if (Number(taken) === 0) return null;
+    // The balance moves to the logged cost (in full, even below zero), or gets the whole amount back.
+    const back = consume ? amount - charged : amount;
+    if (back !== 0) await credit(trx, payer, back);
     let content: string;
     let other: Record<string, unknown>;
     if (consume) {
-      await moveToCost(trx, payer, amount, charged);
       content = `预扣额度对账：请求 ${row.request_id} 已记录消费，按消费日志结算 ${formatQuota(charged)}（预扣 ${formatQuota(amount)}）`;
       other = { reconciled: 'settled', charged_quota: charged };
     } else {
-      await credit(trx, payer, amount);
       const why = cause === 'dead' ? '在服务退出前未结算' : '已无进行中的调用持有';
       content = `预扣额度对账：请求 ${row.request_id || row.id} ${why}，退还预扣额度 ${formatQuota(amount)}`;
       other = { reconciled: 'refunded', ...(cause === 'orphan' ? { orphan: true } : {}) };
@@ -176,16 +168,8 @@ async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promis
       .executeTakeFirst();
     if (Number(claimed.numUpdatedRows) === 0) return false;
     try {
-      const requestId = readRequestId(pending.log?.other);
-      const written =
-        pending.log &&
-        requestId !== '' &&
-        (await findConsumeLog(logDatabase.db, {
-          request_id: requestId,
-          user_id: row.user_id,
-          created_at: pending.at * 1000,
-        }));
-      if (pending.log && !written) await insertConsumeLogs(logDatabase.db, [pending], logDatabase.kind);
+      if (pending.log)
+        await insertMissingConsumeLogs(logDatabase, [{ log: pending.log, at: pending.at }], true);
     } catch (error) {
       // Hand the row back to its dead owner so the next pass (any node) tries again.
       await database.db
@@ -198,15 +182,6 @@ async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promis
     }
   }
   return (await ledgerOf(database).writeSettled([pending], logDatabase === database)) > 0;
-}
-
-function readRequestId(other: string | null | undefined): string {
-  try {
-    const id = (JSON.parse(other ?? '{}') as { request_id?: unknown }).request_id;
-    return typeof id === 'string' ? id : '';
-  } catch {
-    return '';
-  }
 }
 
 /** The ledger's owners and the heartbeats of the known processes. */
@@ -294,6 +269,26 @@ export async function reconcileOnStart(deps: SweepDependencies): Promise<Reconci
  */
 export function startLedgerSweeper(deps: SweepDependencies, sweepMs: number): () => Promise<void> {
   const ledger = withFormat(deps);
+  return repeatPasses(
+    sweepMs,
+    async () => {
+      const { nextCheckAt } = await reconcileReservations(ledger);
+      return nextCheckAt === undefined ? sweepMs : nextCheckAt - Date.now();
+    },
+    (error) => deps.log.error({ err: error }, 'reservation sweep failed'),
+  );
+}
+
+/**
+ * Runs `pass` `everyMs` after the previous one ended (or sooner, when a pass answers a shorter
+ * wait), never two at once; a failed pass goes to `onError`. Returns a function that stops it,
+ * waiting for a running pass.
+ */
+export function repeatPasses(
+  everyMs: number,
+  pass: () => Promise<number | undefined>,
+  onError: (error: unknown) => void,
+): () => Promise<void> {
   let running: Promise<void> | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -305,20 +300,19 @@ export function startLedgerSweeper(deps: SweepDependencies, sweepMs: number): ()
   };
   const run = () => {
     if (running || stopped) return;
-    running = reconcileReservations(ledger)
-      .then((result) => {
-        const soon = result.nextCheckAt === undefined ? sweepMs : result.nextCheckAt - Date.now();
-        schedule(Math.min(sweepMs, soon));
-      })
-      .catch((error: unknown) => {
-        deps.log.error({ err: error }, 'reservation sweep failed');
-        schedule(sweepMs);
-      })
+    running = pass()
+      .then(
+        (soon) => schedule(Math.min(everyMs, soon ?? everyMs)),
+        (error: unknown) => {
+          onError(error);
+          schedule(everyMs);
+        },
+      )
       .finally(() => {
         running = null;
       });
   };
-  schedule(sweepMs);
+  schedule(everyMs);
   return async () => {
     stopped = true;
     clearTimeout(timer);

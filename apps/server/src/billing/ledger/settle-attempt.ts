@@ -15,12 +15,12 @@ export interface SettleAttempt {
   /** This process's instance id, for a settled row written anew. */
   instanceId: string;
   /** The consume log row from what was charged (null: no log row). */
-  buildLog: (charged: number, shortfall: number) => NewLog | null;
+  buildLog: (charged: number) => NewLog | null;
   /**
    * A retry after a failed attempt: settle only while the row is still reserved, and change
    * nothing when it is not (the failed attempt may have been committed after all).
    */
-  onlyIfReserved?: boolean;
+  onlyIfReserved: boolean;
 }
 
 /** Stamps the log row with the settlement time (in place, as the log writer did). */

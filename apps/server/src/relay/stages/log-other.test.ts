@@ -24,7 +24,6 @@ function stringified(f: LogOtherFields): string {
     other.is_model_mapped = true;
     other.upstream_model_name = f.upstreamModelName;
   }
-  if (f.shortfallQuota > 0) other.shortfall_quota = f.shortfallQuota;
   if (f.reasoningEffort !== undefined) other.reasoning_effort = f.reasoningEffort;
   return JSON.stringify(other);
 }
@@ -52,7 +51,6 @@ const base = (overrides: Partial<LogOtherFields> = {}): LogOtherFields => ({
   reservedQuota: 2000,
   usageSource: 'upstream',
   attempts: [1],
-  shortfallQuota: 0,
   ...overrides,
 });
 
@@ -75,9 +73,8 @@ describe('formatLogOther', () => {
     ['a group and request id that need escaping', { group: 'vip "gold"\\\n组', requestId: 'id\u2028\u0001' }],
     ['several channels tried, locally counted', { attempts: [3, 17, 4], usageSource: 'local' }],
     ['a mapped model', { upstreamModelName: 'gpt-4o-mini-2024-07-18 "x"' }],
-    ['a shortfall', { shortfallQuota: 321 }],
     ['a reasoning effort', { reasoningEffort: 'high' }],
-    ['all the optional fields', { upstreamModelName: 'm', shortfallQuota: 1, reasoningEffort: 'low' }],
+    ['all the optional fields', { upstreamModelName: 'm', reasoningEffort: 'low' }],
   ])('writes what JSON.stringify would for %s', (_name, overrides) => {
     const fields = base(overrides);
     expect(formatLogOther(fields)).toBe(stringified(fields));

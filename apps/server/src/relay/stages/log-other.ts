@@ -16,7 +16,6 @@ export interface LogOtherFields {
   attempts: readonly number[];
   /** The model the upstream was asked for, when the channel maps it to another name. */
   upstreamModelName?: string;
-  shortfallQuota: number;
   reasoningEffort?: string;
 }
 
@@ -37,7 +36,6 @@ export function formatLogOther(f: LogOtherFields): string {
   if (f.upstreamModelName !== undefined) {
     text += `,"is_model_mapped":true,"upstream_model_name":${JSON.stringify(f.upstreamModelName)}`;
   }
-  if (f.shortfallQuota > 0) text += `,"shortfall_quota":${jsonNumber(f.shortfallQuota)}`;
   if (f.reasoningEffort !== undefined) text += `,"reasoning_effort":${JSON.stringify(f.reasoningEffort)}`;
   return `${text}}`;
 }

@@ -80,7 +80,6 @@ function consumeLogRow(
     usageSource: outcome.usage ? 'upstream' : 'local',
     attempts: context.attempts,
     upstreamModelName: outcome.upstreamModel !== call.model ? outcome.upstreamModel : undefined,
-    shortfallQuota: settlement.shortfall,
     reasoningEffort: typeof effort === 'string' ? effort : undefined,
   });
   return {

@@ -6,8 +6,8 @@ import {
   deleteReservationsQuery,
   ledgerGroupQuery,
   lockSettledQuery,
-} from '../mysql/mysql-statements.ts';
-import { deleteSettledReturningQuery, selectFunctionsQuery } from '../postgres/postgres-statements.ts';
+} from '../mysql/mysql-ledger.ts';
+import { deleteSettledReturningQuery, selectFunctionsQuery } from '../postgres/postgres-ledger.ts';
 import { logInsertQuery, placeholders } from './compiled-statements.ts';
 
 const log = (quota: number) => ({ type: 2, user_id: 7, username: 'alice', quota }) as NewLog;

@@ -1,6 +1,7 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../../db/schema.ts';
+import { postgresDialect } from '../postgres/postgres-ledger.ts';
 import { RoutineGroups } from './routine-groups.ts';
 
 /** A PostgreSQL stand-in that records each statement and answers 0 for every routine in it. */
@@ -27,7 +28,7 @@ describe('RoutineGroups', () => {
 
   it('sends one user’s calls of one turn as one statement, another user’s as their own', async () => {
     const { db, statements } = recordingDatabase();
-    const groups = new RoutineGroups(db, 'postgres');
+    const groups = new RoutineGroups(db, postgresDialect);
     const answers = Promise.all([
       groups.call(1, 'switchyard_reserve', []),
       groups.call(1, 'switchyard_settle', []),
@@ -40,7 +41,7 @@ describe('RoutineGroups', () => {
 
   it('sends calls of a later turn in a statement of their own', async () => {
     const { db, statements } = recordingDatabase();
-    const groups = new RoutineGroups(db, 'postgres');
+    const groups = new RoutineGroups(db, postgresDialect);
     const first = groups.call(1, 'switchyard_reserve', []);
     await vi.advanceTimersByTimeAsync(0);
     const second = groups.call(1, 'switchyard_settle', []);
@@ -54,7 +55,7 @@ describe('RoutineGroups', () => {
     const { db, statements } = recordingDatabase(
       (names) => names.length > 1 || names[0] === 'switchyard_refund',
     );
-    const groups = new RoutineGroups(db, 'postgres');
+    const groups = new RoutineGroups(db, postgresDialect);
     const reserved = groups.call(1, 'switchyard_reserve', []);
     const refunded = groups.call(1, 'switchyard_refund', []);
     const outcome = Promise.allSettled([reserved, refunded]);

@@ -1,15 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { callProcedureQuery, ledgerGroupQuery } from '../mysql/mysql-statements.ts';
-import { selectFunctionsQuery } from '../postgres/postgres-statements.ts';
-import type { RoutineInvocation, ServerKind } from './compiled-statements.ts';
-import { isLockConflict, readGroupResult, readResult, resultCode } from './routine-result.ts';
-
-/**
- * Calls per MySQL group statement: the procedure reads its calls out of one JSON document, and a
- * backlog's groups (hundreds of one user's calls after a stall) would make that the slowest step.
- */
-export const MYSQL_GROUP_LIMIT = 16;
+import type { RoutineInvocation } from './compiled-statements.ts';
+import { isLockConflict, readResult, resultCode } from './routine-result.ts';
+import type { ServerDialect } from './server-ledger.ts';
 
 /** Sends of one call alone when the database rolled it back on a lock conflict. */
 const ATTEMPTS_ALONE = 3;
@@ -23,7 +16,8 @@ interface RoutineCall extends RoutineInvocation {
  * Group calls of the ledger routines: the calls for one user submitted during one turn of the
  * event loop go to the server as one statement on the next turn — on PostgreSQL
  * `SELECT switchyard_reserve(…) AS r0, switchyard_settle(…) AS r1, …`, on MySQL/MariaDB
- * `CALL switchyard_ledger_group('[["reserve", …], ["settle", …]]')` (../mysql/mysql-routines.ts) — which runs
+ * `CALL switchyard_ledger_group('[["reserve", …], ["settle", …]]')` (../mysql/mysql-routines.ts), the
+ * dialect's statements — which runs
  * them in order in one transaction, and each caller gets its own result. Every socket write to the
  * database wakes a server process or thread, and that wake-up was most of the gateway's CPU per
  * call; under load one user's calls now share it (and, on MySQL, one commit's log flush). Only one user's calls share a statement, so a statement locks that user's row
@@ -39,7 +33,7 @@ export class RoutineGroups {
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly kind: ServerKind,
+    private readonly dialect: Pick<ServerDialect, 'groupLimit' | 'callQuery' | 'groupQuery' | 'readGroup'>,
   ) {}
 
   /** Calls `name(args)` in the next statement of `userId`'s group; resolves to its result code. */
@@ -62,7 +56,7 @@ export class RoutineGroups {
     this.scheduled = false;
     const groups = [...this.waiting.values()];
     this.waiting.clear();
-    const most = this.kind === 'mysql' ? MYSQL_GROUP_LIMIT : Number.POSITIVE_INFINITY;
+    const most = this.dialect.groupLimit;
     for (const group of groups) {
       if (group.length <= most) void this.send(group);
       else
@@ -77,14 +71,8 @@ export class RoutineGroups {
     }
     let codes: unknown[];
     try {
-      if (this.kind === 'mysql') {
-        const { rows } = await this.db.executeQuery(ledgerGroupQuery(group));
-        codes = readGroupResult(rows, group.length);
-      } else {
-        const { rows } = await this.db.executeQuery(selectFunctionsQuery(group));
-        const row = (rows[0] ?? {}) as Record<string, unknown>;
-        codes = group.map((_, index) => row[`r${index}`]);
-      }
+      const { rows } = await this.db.executeQuery(this.dialect.groupQuery(group));
+      codes = this.dialect.readGroup(rows, group.length);
     } catch {
       // Nothing of the statement was committed: each call again, alone, in the order submitted.
       for (const call of group) await this.alone(call);
@@ -108,9 +96,7 @@ export class RoutineGroups {
   private async alone(call: RoutineCall): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const { rows } = await this.db.executeQuery(
-          this.kind === 'mysql' ? callProcedureQuery(call) : selectFunctionsQuery([call]),
-        );
+        const { rows } = await this.db.executeQuery(this.dialect.callQuery(call));
         call.resolve(readResult(rows));
         return;
       } catch (error) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PendingSettlement } from '../../settlement/settlement-entry.ts';
-import { counterArguments } from '../mysql/mysql-settlement-batch.ts';
-import { counterStatements } from '../postgres/postgres-settlement-batch.ts';
+import { counterArguments } from '../mysql/mysql-ledger.ts';
+import { counterStatements } from '../postgres/postgres-ledger.ts';
 
 /** The counter texts of the settlement writer's batch on PostgreSQL (statements) and MySQL (CALL arguments). */
 const item = (

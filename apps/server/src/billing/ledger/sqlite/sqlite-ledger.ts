@@ -180,7 +180,7 @@ export class SqliteLedger implements Ledger {
       if (payer.tokenId > 0) this.pending.addToken(payer.tokenId, tokenBack, charged, at);
     }
     if (r.channelId > 0 && charged > 0) this.pending.addChannel(r.channelId, charged);
-    const log = stampLog(r.buildLog(charged, target - charged), at);
+    const log = stampLog(r.buildLog(charged), at);
     if (log) this.journal.append(logValues(log, at));
     return {
       id: r.ledgerId,

@@ -4,25 +4,13 @@ import type { DatabaseHandle } from '../../../db/database.ts';
 import type { NewLog } from '../../../db/repositories/log-repository.ts';
 import type { Database } from '../../../db/schema.ts';
 import { LOG_COLUMNS, runLogRow } from '../../settlement/log-values.ts';
-import { findConsumeLog, insertConsumeLogs } from '../consume-logs.ts';
+import { insertMissingConsumeLogs } from '../consume-logs.ts';
 import { groupCommitOf } from './sqlite-group-commit.ts';
 
 /** Rows moved per transaction: one move holds the connection for a few milliseconds at most. */
 export const JOURNAL_MOVE_ROWS = 1_000;
 
-/** Rows per INSERT into a separate log database (its parameters stay well under every limit). */
-const FOREIGN_INSERT_ROWS = 200;
-
 type JournalRow = Record<(typeof LOG_COLUMNS)[number], unknown> & { rowid: number };
-
-const requestIdOf = (other: unknown): string => {
-  try {
-    const id = (JSON.parse(typeof other === 'string' ? other : '{}') as { request_id?: unknown }).request_id;
-    return typeof id === 'string' ? id : '';
-  } catch {
-    return '';
-  }
-};
 
 const COLUMN_LIST = LOG_COLUMNS.map((column) => `"${column}"`).join(', ');
 
@@ -118,23 +106,11 @@ export class SqliteLogJournal {
             trx,
           );
         if (rows.length === 0) return 0;
-        const fresh: { log: NewLog; at: number }[] = [];
-        for (const { rowid: _, ...row } of rows) {
-          const log = row as unknown as NewLog;
-          const requestId = requestIdOf(row.other);
-          const written =
-            uncertain &&
-            requestId !== '' &&
-            (await findConsumeLog(logs.db, {
-              request_id: requestId,
-              user_id: Number(row.user_id),
-              created_at: Number(row.created_at) * 1000,
-            }));
-          if (!written) fresh.push({ log, at: Number(row.created_at) });
-        }
-        for (let from = 0; from < fresh.length; from += FOREIGN_INSERT_ROWS) {
-          await insertConsumeLogs(logs.db, fresh.slice(from, from + FOREIGN_INSERT_ROWS), logs.kind);
-        }
+        const moving = rows.map(({ rowid: _, ...row }) => ({
+          log: row as unknown as NewLog,
+          at: Number(row.created_at),
+        }));
+        await insertMissingConsumeLogs(logs, moving, uncertain);
         await sql`DELETE FROM log_journal WHERE rowid <= ${rows[rows.length - 1]!.rowid}`.execute(trx);
         return rows.length;
       });
