@@ -67,3 +67,12 @@ export const unauthorized = (message: string) =>
  */
 export const requestRefused = (message: string) =>
   new GatewayError(ErrorCode.RequestInvalidBody, message, { status: 400, type: 'invalid_request_error' });
+
+/** A refusal of the relay's own (type `switchyard_error`), answered in the caller's protocol. */
+export const relayRefusal = (
+  code: ErrorCodeValue,
+  message: string,
+  status: number,
+  wireCode?: string,
+  logAsError?: boolean,
+) => new GatewayError(code, message, { status, type: 'switchyard_error', wireCode, logAsError });

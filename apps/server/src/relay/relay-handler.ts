@@ -2,7 +2,7 @@ import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switch
 import { ErrorCode, LogType } from '@switchyard/shared';
 import { channelHealthOf } from '../channels/channel-health-service.ts';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
-import { GatewayError, requestRefused } from '../errors/gateway-error.ts';
+import { relayRefusal, requestRefused } from '../errors/gateway-error.ts';
 import { redactCredentials } from '../lib/redact-credentials.ts';
 import type { RelayReply } from './lane/relay-reply.ts';
 import type { RelayRequest } from './lane/relay-request.ts';
@@ -19,11 +19,19 @@ import {
 import { sendResponse } from './stages/send-response.ts';
 import { settleUsage } from './stages/settle-usage.ts';
 
-/** Queues an error log row (type 5) for a relay call that failed after pricing. */
-function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unknown): void {
-  const { caller, call } = context;
-  // An upstream's message may quote its URL with the channel's key.
-  const message = redactCredentials(error instanceof Error ? error.message : String(error));
+/**
+ * Queues an error log row (type 5) of a relay call: refused for sensitive words, or failed after
+ * pricing (`context`: its channels tried and its time).
+ */
+function recordErrorLog(
+  relay: RelayRuntime,
+  caller: RelayCaller,
+  call: RelayCall,
+  ip: string,
+  content: string,
+  other: Record<string, unknown>,
+  context?: RelayContext,
+): void {
   relay.logWriter.write({
     type: LogType.Error,
     user_id: caller.user.id,
@@ -31,17 +39,13 @@ function recordErrorLog(context: RelayContext, relay: RelayRuntime, error: unkno
     token_id: caller.token?.id ?? 0,
     token_name: caller.token?.name ?? '',
     model_name: call.model,
-    channel_id: context.attempts.at(-1) ?? 0,
+    channel_id: context?.attempts.at(-1) ?? 0,
     group: caller.group,
-    ip: context.clientIp,
-    is_stream: call.stream ? 1 : 0,
-    use_time: Math.max(0, Math.round((performance.now() - context.startedAt) / 1000)),
-    content: message,
-    other: JSON.stringify({
-      request_id: context.requestId,
-      status: (error as { status?: unknown }).status ?? 500,
-      admin_info: { use_channel: context.attempts.map(String) },
-    }),
+    ip,
+    is_stream: context !== undefined && call.stream ? 1 : 0,
+    use_time: context ? Math.max(0, Math.round((performance.now() - context.startedAt) / 1000)) : 0,
+    content,
+    other: JSON.stringify(other),
   });
 }
 
@@ -86,25 +90,12 @@ export async function relayCall(
   }
   const sensitive = findSensitiveWords(options, call.prompt);
   if (sensitive.length > 0) {
+    const message = `请求包含敏感词：${sensitive.join('，')}`;
     if (options.getBoolean('ErrorLogEnabled')) {
-      relay.logWriter.write({
-        type: LogType.Error,
-        user_id: caller.user.id,
-        username: caller.user.username,
-        token_id: caller.token?.id ?? 0,
-        token_name: caller.token?.name ?? '',
-        model_name: call.model,
-        group: caller.group,
-        ip: request.ip,
-        content: `请求包含敏感词：${sensitive.join('，')}`,
-        other: JSON.stringify({ request_id: request.id, sensitive_words: sensitive }),
-      });
+      const other = { request_id: request.id, sensitive_words: sensitive };
+      recordErrorLog(relay, caller, call, request.ip, message, other);
     }
-    throw new GatewayError(ErrorCode.RequestInvalidBody, `请求包含敏感词：${sensitive.join('，')}`, {
-      status: 400,
-      type: 'switchyard_error',
-      wireCode: 'sensitive_words_detected',
-    });
+    throw relayRefusal(ErrorCode.RequestInvalidBody, message, 400, 'sensitive_words_detected');
   }
   // Let a channel change announced on this node reach the index, so this call routes by it.
   const indexPending = relay.channelIndex.pending;
@@ -168,7 +159,16 @@ export async function relayCall(
     success?.release();
     await relay.billing.refund(reservation);
     if (error instanceof ClientAbortedError) return reply;
-    if (options.getBoolean('ErrorLogEnabled')) recordErrorLog(context, relay, error);
+    if (options.getBoolean('ErrorLogEnabled')) {
+      const other = {
+        request_id: context.requestId,
+        status: (error as { status?: unknown }).status ?? 500,
+        admin_info: { use_channel: context.attempts.map(String) },
+      };
+      // An upstream's message may quote its URL with the channel's key.
+      const message = redactCredentials(error instanceof Error ? error.message : String(error));
+      recordErrorLog(relay, caller, call, context.clientIp, message, other, context);
+    }
     throw error;
   } finally {
     reply.abortOnClose = null;

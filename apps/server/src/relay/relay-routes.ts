@@ -14,7 +14,7 @@ import {
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { requireSessionUser } from '../auth/guards.ts';
-import { GatewayError } from '../errors/gateway-error.ts';
+import { GatewayError, relayRefusal } from '../errors/gateway-error.ts';
 import { createTokenCountHandler } from './count-tokens.ts';
 import type { RelayHandler, RelayLane } from './lane/relay-lane.ts';
 import type { RelayReply } from './lane/relay-reply.ts';
@@ -153,11 +153,7 @@ export function registerRelayRoutes(app: FastifyInstance, lane: RelayLane): void
   const notImplemented = async (request: RelayRequest): Promise<unknown> => {
     // As in the reference, the token is checked first.
     await authenticate(request);
-    throw new GatewayError(ErrorCode.NotImplemented, 'API not implemented', {
-      status: 501,
-      type: 'switchyard_error',
-      wireCode: 'api_not_implemented',
-    });
+    throw relayRefusal(ErrorCode.NotImplemented, 'API not implemented', 501, 'api_not_implemented');
   };
   for (const path of NOT_IMPLEMENTED) {
     lane.route(ALL_METHODS, path, notImplemented, { config: { relay: false } });

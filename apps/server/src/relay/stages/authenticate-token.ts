@@ -1,13 +1,12 @@
 import { BlockList, isIP } from 'node:net';
 import { ErrorCode, Role, TokenStatus, UserStatus } from '@switchyard/shared';
 import type { TokenRow } from '../../db/repositories/token-repository.ts';
-import { GatewayError } from '../../errors/gateway-error.ts';
+import { relayRefusal } from '../../errors/gateway-error.ts';
 import type { RelayRequest } from '../lane/relay-request.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
 import type { CachedUser } from '../token-cache.ts';
 
-const tokenError = (message: string, status = 401) =>
-  new GatewayError(ErrorCode.TokenInvalid, message, { status, type: 'switchyard_error' });
+const tokenError = (message: string, status = 401) => relayRefusal(ErrorCode.TokenInvalid, message, status);
 
 /**
  * The API key a relay client sent: `Authorization: Bearer`, `x-api-key` (Anthropic clients),

@@ -2,8 +2,7 @@ import type { Readable } from 'node:stream';
 import type { ProtocolCodec } from '@switchyard/relay-kit';
 import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayAbort } from '../relay-abort.ts';
-import type { BodyRelay } from './body-pump.ts';
-import { relayResponse } from './relay-response.ts';
+import { type BodyRelay, pumpBody } from './body-pump.ts';
 
 /** Why a stream ended early, as the consume log says it. */
 export const CLIENT_LEFT = '客户端中断了请求';
@@ -16,13 +15,32 @@ export function interruptedStreamEvent(codec: ProtocolCodec): Buffer {
 }
 
 /**
- * Sends `body` as a server-sent-event response: a readable the reply pipes (the conversion path),
- * or a pass-through's upstream body with the `relay` that writes its chunks straight to the
- * response. When the connection closes, a client that left before the end aborts the upstream
- * call (`abort`), then `onClose(clientLeft)` runs — the senders report the call's outcome there
- * (or earlier, when the body ends).
+ * Sends `body` as a server-sent-event response (`sendPiped` with the event-stream headers).
  */
 export function sendEventStream(
+  reply: RelayReply,
+  abort: RelayAbort,
+  body: Readable,
+  onClose: (clientLeft: boolean) => void,
+  relay?: BodyRelay,
+): RelayReply {
+  reply
+    .code(200)
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('connection', 'keep-alive')
+    .header('x-accel-buffering', 'no');
+  return sendPiped(reply, abort, body, onClose, relay);
+}
+
+/**
+ * Sends a body as it comes, with the status and headers set so far: a readable the reply pipes
+ * (the conversion path), or a pass-through's upstream body whose chunks go through `relay` and
+ * straight to the client's response (body-pump.ts). When the connection closes, a client that
+ * left before the end aborts the upstream call (`abort`), then `onClose(clientLeft)` runs — the
+ * senders report the call's outcome there (or earlier, when the body ends).
+ */
+export function sendPiped(
   reply: RelayReply,
   abort: RelayAbort,
   body: Readable,
@@ -34,11 +52,7 @@ export function sendEventStream(
     if (clientLeft) abort.abort();
     onClose(clientLeft);
   });
-  reply
-    .code(200)
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    .header('cache-control', 'no-cache')
-    .header('connection', 'keep-alive')
-    .header('x-accel-buffering', 'no');
-  return relay ? relayResponse(reply, body, relay) : reply.send(body);
+  if (relay === undefined) return reply.send(body);
+  pumpBody(body, reply.takeOver(), relay);
+  return reply;
 }

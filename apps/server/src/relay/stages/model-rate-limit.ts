@@ -1,5 +1,5 @@
 import { ErrorCode } from '@switchyard/shared';
-import { GatewayError } from '../../errors/gateway-error.ts';
+import { relayRefusal } from '../../errors/gateway-error.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { RateLimiter } from '../../rate-limit/rate-limiter.ts';
 
@@ -10,11 +10,7 @@ export type RateLimitRelease = (succeeded: boolean) => void;
 export const NO_RATE_LIMIT_RELEASE: RateLimitRelease = () => undefined;
 
 const limited = (message: string) =>
-  new GatewayError(ErrorCode.RequestRateLimited, message, {
-    status: 429,
-    type: 'switchyard_error',
-    wireCode: 'rate_limit_exceeded',
-  });
+  relayRefusal(ErrorCode.RequestRateLimited, message, 429, 'rate_limit_exceeded');
 
 /**
  * ModelRequestRateLimit per user (reference §11, with its bugs fixed): the total limit counts

@@ -3,7 +3,7 @@ import { ErrorCode } from '@switchyard/shared';
 import { computeReservation } from '../../billing/pricing/compute-quota.ts';
 import { imageQuota, isCharacterBilledModel } from '../../billing/pricing/media-price.ts';
 import { lookUpPrice, type Price, type PriceTables } from '../../billing/pricing/price-book.ts';
-import { GatewayError } from '../../errors/gateway-error.ts';
+import { relayRefusal } from '../../errors/gateway-error.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 import type { CachedUser } from '../token-cache.ts';
 
@@ -109,11 +109,8 @@ export function priceRequest(
   const price = cachedPrice(options, call.model, group, allowUnpriced);
   if (!price) {
     const advice = user.id === 1 ? '请设置或开始自用模式' : '请联系管理员设置';
-    throw new GatewayError(ErrorCode.ModelNotPriced, `模型 ${call.model} 倍率或价格未配置，${advice}`, {
-      status: 400,
-      type: 'switchyard_error',
-      wireCode: 'model_price_error',
-    });
+    const message = `模型 ${call.model} 倍率或价格未配置，${advice}`;
+    throw relayRefusal(ErrorCode.ModelNotPriced, message, 400, 'model_price_error');
   }
   let counted: number | undefined;
   const promptTokens = () => {

@@ -1,10 +1,9 @@
 import { ErrorCode } from '@switchyard/shared';
 import { usableGroupsOf } from '../../console/groups/usable-groups.ts';
-import { GatewayError } from '../../errors/gateway-error.ts';
+import { relayRefusal } from '../../errors/gateway-error.ts';
 import type { OptionStore } from '../../options/option-store.ts';
 
-const forbidden = (message: string) =>
-  new GatewayError(ErrorCode.TokenForbidden, message, { status: 403, type: 'switchyard_error' });
+const forbidden = (message: string) => relayRefusal(ErrorCode.TokenForbidden, message, 403);
 
 /**
  * The group a call bills and routes in: the requested group (token group or playground choice)
@@ -25,10 +24,5 @@ export function resolveGroup(options: OptionStore, userGroup: string, requested:
 export function checkModelLimit(enabled: boolean, limits: string, model: string): void {
   if (!enabled) return;
   const allowed = limits.split(',').some((entry) => entry.trim() === model);
-  if (!allowed) {
-    throw new GatewayError(ErrorCode.ModelForbidden, `该令牌无权访问模型 ${model}`, {
-      status: 403,
-      type: 'switchyard_error',
-    });
-  }
+  if (!allowed) throw relayRefusal(ErrorCode.ModelForbidden, `该令牌无权访问模型 ${model}`, 403);
 }

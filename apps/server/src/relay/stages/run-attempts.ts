@@ -10,7 +10,7 @@ import {
 import { ErrorCode } from '@switchyard/shared';
 import type { RouteTarget } from '../../channels/channel-index.ts';
 import { selectChannel } from '../../channels/select-channel.ts';
-import { GatewayError, requestRefused } from '../../errors/gateway-error.ts';
+import { GatewayError, relayRefusal, requestRefused } from '../../errors/gateway-error.ts';
 import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-images.ts';
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
@@ -50,6 +50,8 @@ export class ClientAbortedError extends Error {
   override name = 'ClientAbortedError';
 }
 
+const SATURATED = '当前分组上游负载已饱和，请稍后再试';
+
 /** The error a client sees when every attempt failed (status-code mapping applied). */
 export function toRelayFailure(failure: UpstreamError, channel: RouteTarget | null): GatewayError {
   const upstreamStatus = failure.status || (failure.code === 'upstream:timeout' ? 504 : 502);
@@ -57,7 +59,7 @@ export function toRelayFailure(failure: UpstreamError, channel: RouteTarget | nu
   const saturated = status === 429;
   return new GatewayError(
     saturated ? ErrorCode.UpstreamSaturated : ErrorCode.UpstreamError,
-    saturated ? '当前分组上游负载已饱和，请稍后再试' : failure.message,
+    saturated ? SATURATED : failure.message,
     {
       status,
       type: failure.type ?? 'upstream_error',
@@ -87,7 +89,12 @@ export function runAttempts(
   // Not an async function (no frame kept across the upstream wait): the attempts' promise is
   // handed on with the node slot added to what the success releases.
   const releaseNode = runtime.upstream.limits.enterNode();
-  if (!releaseNode) return Promise.reject(nodeSaturatedError());
+  if (!releaseNode) {
+    const message = '服务器繁忙，上游并发已达上限，请稍后再试';
+    return Promise.reject(
+      relayRefusal(ErrorCode.UpstreamSaturated, message, 503, 'relay_concurrency_limited', false),
+    );
+  }
   return attemptChannels(context, runtime, retryTimes, onFailure).then(
     (success) => {
       const releaseChannel = success.release;
@@ -216,7 +223,7 @@ async function attemptChannels(
       if (error instanceof UpstreamBodyCut && error.statusCode < 300) {
         // A 2xx answer cut short is not retried (the upstream did the work): 502, as a stream cut.
         runtime.metrics?.upstreamResponse(channel.id, error.statusCode);
-        throw bodyCutFailure(channel, error.cause);
+        throw badAnswerFailure(channel, error.cause, true);
       }
       if (isRelayRequestError(error) || error instanceof ImageFetchError) throw requestRefused(error.message);
       failure = upstreamErrorFromException(error);
@@ -229,19 +236,16 @@ async function attemptChannels(
     if (!failure.retryable) break;
   }
   if (last) throw toRelayFailure(last.failure, last.channel);
-  if (saturated) throw channelsSaturatedError();
+  // Every channel left for the call is at its concurrency cap on this node.
+  if (saturated) {
+    throw relayRefusal(ErrorCode.UpstreamSaturated, SATURATED, 429, 'channel_concurrency_limited', false);
+  }
   if (unsupported) {
-    throw new GatewayError(
-      ErrorCode.ChannelUnavailable,
-      `渠道类型 ${unsupported.type} 不支持此接口 (${call.protocol})`,
-      { status: 400, type: 'switchyard_error', wireCode: 'channel_unsupported' },
-    );
+    const message = `渠道类型 ${unsupported.type} 不支持此接口 (${call.protocol})`;
+    throw relayRefusal(ErrorCode.ChannelUnavailable, message, 400, 'channel_unsupported');
   }
   if (caller.pinnedChannelId !== null) {
-    throw new GatewayError(ErrorCode.ChannelUnavailable, '指定的渠道不存在或已被禁用', {
-      status: 403,
-      type: 'switchyard_error',
-    });
+    throw relayRefusal(ErrorCode.ChannelUnavailable, '指定的渠道不存在或已被禁用', 403);
   }
   throw noChannelError(caller.group, call.model);
 }
@@ -272,39 +276,22 @@ function sendAttempt(
 }
 
 /**
- * A 2xx answer whose connection closed before its body was complete: an upstream error (502 in
- * the client's protocol; nothing was delivered, so the call is refunded), not an internal one.
+ * A 2xx answer the relay cannot pass on: its connection closed before its body was complete, or
+ * a conversion could not read it. An upstream error (502 in the client's protocol; nothing was
+ * delivered, so the call is refunded), not an internal one.
  */
-export function bodyCutFailure(channel: RouteTarget, cause: unknown): GatewayError {
+export function badAnswerFailure(channel: RouteTarget, cause: unknown, cutShort: boolean): GatewayError {
   const failure = new UpstreamError({
     code: 'upstream:bad_response',
-    message: 'upstream closed the connection before the response was complete',
-    status: 0,
+    message: cutShort
+      ? 'upstream closed the connection before the response was complete'
+      : 'upstream returned a response that could not be read',
+    status: cutShort ? 0 : 502,
     retryable: false,
     channelFault: false,
     cause,
   });
   return toRelayFailure(failure, channel);
-}
-
-/** Every channel left for the call is at its concurrency cap on this node. */
-function channelsSaturatedError(): GatewayError {
-  return new GatewayError(ErrorCode.UpstreamSaturated, '当前分组上游负载已饱和，请稍后再试', {
-    status: 429,
-    type: 'switchyard_error',
-    wireCode: 'channel_concurrency_limited',
-    logAsError: false,
-  });
-}
-
-/** This node already has RELAY_MAX_CONCURRENCY upstream calls in flight. */
-function nodeSaturatedError(): GatewayError {
-  return new GatewayError(ErrorCode.UpstreamSaturated, '服务器繁忙，上游并发已达上限，请稍后再试', {
-    status: 503,
-    type: 'switchyard_error',
-    wireCode: 'relay_concurrency_limited',
-    logAsError: false,
-  });
 }
 
 /**
@@ -327,10 +314,10 @@ function planAttempt(
 }
 
 /** No enabled channel serves the model in the group. */
-export function noChannelError(group: string, model: string): GatewayError {
-  return new GatewayError(ErrorCode.ChannelUnavailable, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, {
-    status: 503,
-    type: 'switchyard_error',
-    wireCode: 'model_not_found',
-  });
-}
+export const noChannelError = (group: string, model: string): GatewayError =>
+  relayRefusal(
+    ErrorCode.ChannelUnavailable,
+    `当前分组 ${group} 下对于模型 ${model} 无可用渠道`,
+    503,
+    'model_not_found',
+  );

@@ -6,21 +6,20 @@ import {
   GeneratedTextCollector,
   type SseEvent,
   type StreamPart,
-  UpstreamError,
   type Usage,
 } from '@switchyard/relay-kit';
 import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayContext } from '../relay-context.ts';
 import { readBodyText } from '../upstream-answer.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
-import { type AttemptSuccess, bodyCutFailure, toRelayFailure } from './run-attempts.ts';
-import type { CallOutcome } from './settle-usage.ts';
+import { type AttemptSuccess, badAnswerFailure } from './run-attempts.ts';
+import { type CallOutcome, callOutcome } from './settle-usage.ts';
 
 /** Upper bound on generated text kept for local counting when the upstream reports no usage. */
 const MAX_COLLECTED_CHARS = 262_144;
 
 /** A local usage from the prompt estimate and the counted output. */
-function localUsage(promptTokens: number, completionTokens: number): Usage {
+export function localUsage(promptTokens: number, completionTokens: number): Usage {
   return {
     inputTokens: { total: promptTokens, uncached: promptTokens, cacheRead: 0, cacheWrite: 0, audio: 0 },
     outputTokens: { total: completionTokens, reasoning: 0, audio: 0 },
@@ -52,7 +51,7 @@ async function readStreamedText(
     return await readBodyText(body);
   } catch (error) {
     if (context.abort.aborted) throw error;
-    throw bodyCutFailure(success.channel, error);
+    throw badAnswerFailure(success.channel, error, true);
   } finally {
     // The body is read to its end (or failed): the call's upstream slots are free.
     success.release();
@@ -79,7 +78,7 @@ export async function sendConvertedJson(
   try {
     unified = adapter.toResponse(JSON.parse(text), plan.call);
   } catch (error) {
-    throw unreadableAnswer(channel, error);
+    throw badAnswerFailure(channel, error, false);
   }
   let completion: number | undefined;
   const localCompletionTokens = () => {
@@ -91,19 +90,6 @@ export async function sendConvertedJson(
   const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
   reply.code(200).header('content-type', 'application/json');
   return sendWhole(reply, body, done, success, usage, localCompletionTokens);
-}
-
-/** A 2xx answer the conversion could not read: an upstream error (502, nothing delivered). */
-function unreadableAnswer(channel: AttemptSuccess['channel'], cause: unknown) {
-  const failure = new UpstreamError({
-    code: 'upstream:bad_response',
-    message: 'upstream returned a response that could not be read',
-    status: 502,
-    retryable: false,
-    channelFault: false,
-    cause,
-  });
-  return toRelayFailure(failure, channel);
 }
 
 /** An embeddings answer of the hub protocol in the client's shape, billed by its usage. */
@@ -119,7 +105,7 @@ function sendConvertedEmbeddings(
   try {
     body = convert(text, context.call);
   } catch (error) {
-    throw unreadableAnswer(success.channel, error);
+    throw badAnswerFailure(success.channel, error, false);
   }
   const usage = success.adapter.readUsage(text, success.plan.call.protocol);
   reply.code(200).header('content-type', 'application/json');
@@ -140,15 +126,10 @@ export function sendWhole(
   localCompletionTokens: () => number,
 ): RelayReply {
   const sent = reply.send(payload);
-  done({
-    channel: success.channel,
-    upstreamModel: success.request.upstreamModel,
-    usage,
-    localCompletionTokens,
-    delivered: true,
-    stream: false,
-    firstResponseMs: -1000,
-  });
+  const { channel, request } = success;
+  done(
+    callOutcome(channel, request.upstreamModel, usage, localCompletionTokens, true, false, -1000, undefined),
+  );
   return sent;
 }
 
@@ -206,16 +187,9 @@ export function sendConvertedStream(
   const finish = () => {
     if (finished) return;
     finished = true;
-    done({
-      channel,
-      upstreamModel: request.upstreamModel,
-      usage,
-      localCompletionTokens: countLocal,
-      delivered: partCount > 0,
-      stream: true,
-      firstResponseMs: firstPartAt === undefined ? 0 : Math.round(firstPartAt - context.startedAt),
-      interruption: interruption ?? (sawFinish || usage ? undefined : '上游流提前结束'),
-    });
+    const firstMs = firstPartAt === undefined ? 0 : Math.round(firstPartAt - context.startedAt);
+    const cut = interruption ?? (sawFinish || usage ? undefined : '上游流提前结束');
+    done(callOutcome(channel, request.upstreamModel, usage, countLocal, partCount > 0, true, firstMs, cut));
   };
   async function* relay(): AsyncGenerator<Uint8Array> {
     const reader = output.getReader();

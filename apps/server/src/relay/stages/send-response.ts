@@ -4,7 +4,6 @@ import {
   countResponseTokens,
   countTextTokens,
   cutAfterEvent,
-  type Usage,
 } from '@switchyard/relay-kit';
 import { setAddedTimeHeader } from '../../observability/added-time.ts';
 import type { GatewayMetrics } from '../../observability/gateway-metrics.ts';
@@ -13,11 +12,18 @@ import type { RelayContext } from '../relay-context.ts';
 import { releaseWhenDone } from '../upstream-limits.ts';
 import { isEventStream, isJson } from './answer-shape.ts';
 import type { BodyRelay } from './body-pump.ts';
-import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
-import { relayResponse } from './relay-response.ts';
+import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream, sendPiped } from './event-stream-reply.ts';
 import type { AttemptSuccess } from './run-attempts.ts';
-import { readUpstreamText, sendConvertedJson, sendConvertedStream, sendWhole } from './send-converted.ts';
-import type { CallOutcome } from './settle-usage.ts';
+import {
+  localUsage,
+  readUpstreamText,
+  sendConvertedJson,
+  sendConvertedStream,
+  sendWhole,
+} from './send-converted.ts';
+import { type CallOutcome, callOutcome } from './settle-usage.ts';
+
+const noTokens = () => 0;
 
 const MALFORMED_EVENT_ERROR = {
   status: 502,
@@ -148,17 +154,7 @@ function sendStream(
       ? (result) => {
           let tail = '';
           if (!result.usage && codec.formatUsageEvent) {
-            const usage: Usage = {
-              inputTokens: {
-                total: context.promptEstimate(),
-                uncached: context.promptEstimate(),
-                cacheRead: 0,
-                cacheWrite: 0,
-                audio: 0,
-              },
-              outputTokens: { total: countLocal(), reasoning: 0, audio: 0 },
-            };
-            tail = codec.formatUsageEvent(usage, {
+            tail = codec.formatUsageEvent(localUsage(context.promptEstimate(), countLocal()), {
               id: result.responseId ?? `chatcmpl-${context.requestId}`,
               model: result.model ?? call.model,
               created: Math.floor(Date.now() / 1000),
@@ -174,17 +170,13 @@ function sendStream(
     if (finished) return;
     finished = true;
     const result = tap.result();
-    done({
-      channel,
-      upstreamModel: request.upstreamModel,
-      usage: result.usage,
-      localCompletionTokens: countLocal,
-      delivered: result.eventCount > 0,
-      stream: true,
-      firstResponseMs:
-        result.firstEventAt === undefined ? 0 : Math.round(result.firstEventAt - context.startedAt),
-      interruption: interruption ?? (result.sawDone || result.usage ? undefined : '上游流提前结束'),
-    });
+    const firstMs =
+      result.firstEventAt === undefined ? 0 : Math.round(result.firstEventAt - context.startedAt);
+    const cut = interruption ?? (result.sawDone || result.usage ? undefined : '上游流提前结束');
+    const delivered = result.eventCount > 0;
+    done(
+      callOutcome(channel, request.upstreamModel, result.usage, countLocal, delivered, true, firstMs, cut),
+    );
   };
   const relay: BodyRelay = {
     chunk(chunk, send) {
@@ -242,15 +234,9 @@ function sendBytes(
   const finish = () => {
     if (finished) return;
     finished = true;
-    done({
-      channel,
-      upstreamModel: request.upstreamModel,
-      usage: undefined,
-      localCompletionTokens: () => 0,
-      delivered,
-      stream: false,
-      firstResponseMs: -1000,
-    });
+    done(
+      callOutcome(channel, request.upstreamModel, undefined, noTokens, delivered, false, -1000, undefined),
+    );
   };
   const relay: BodyRelay = {
     chunk(chunk, send) {
@@ -262,11 +248,7 @@ function sendBytes(
     fail: () => undefined,
     settle: finish,
   };
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) context.abort.abort();
-    finish();
-  });
   const contentType = response.headers['content-type'];
   reply.code(200).header('content-type', String(contentType ?? 'application/octet-stream'));
-  return relayResponse(reply, body, relay);
+  return sendPiped(reply, context.abort, body, finish, relay);
 }

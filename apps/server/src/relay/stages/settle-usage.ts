@@ -26,7 +26,33 @@ export interface CallOutcome {
   /** Milliseconds from the start to the first streamed event (-1000 for non-stream, as the reference). */
   firstResponseMs: number;
   /** Why the stream ended early, if it did (client abort, upstream cut). */
-  interruption?: string;
+  interruption: string | undefined;
+}
+
+/**
+ * A call's outcome, built in one place so every sender's has the same fields in the same order
+ * (one hidden class).
+ */
+export function callOutcome(
+  channel: RouteTarget,
+  upstreamModel: string,
+  usage: Usage | undefined,
+  localCompletionTokens: () => number,
+  delivered: boolean,
+  stream: boolean,
+  firstResponseMs: number,
+  interruption: string | undefined,
+): CallOutcome {
+  return {
+    channel,
+    upstreamModel,
+    usage,
+    localCompletionTokens,
+    delivered,
+    stream,
+    firstResponseMs,
+    interruption,
+  };
 }
 
 const toBilledUsage = (usage: Usage): BilledUsage => ({
