@@ -133,19 +133,10 @@ export class UpstreamClient {
       method: upstream.method as Dispatcher.HttpMethod,
       headers: upstream.headers,
       body: upstream.body,
-      headersTimeout: this.firstByteMsOf(timeouts),
-      bodyTimeout: this.idleMsOf(timeouts),
+      // The channel's own, else RELAY_TIMEOUT's (first byte; 0 = no limit) and STREAMING_TIMEOUT's (idle).
+      headersTimeout: timeouts?.firstByteTimeoutMs || this.config.relayTimeoutSeconds * 1000,
+      bodyTimeout: timeouts?.idleTimeoutMs || this.config.streamingTimeoutSeconds * 1000,
     };
-  }
-
-  /** A request's first-byte timeout, ms: the channel's own, else RELAY_TIMEOUT's (0 = no limit). */
-  private firstByteMsOf(timeouts: UpstreamTimeouts | undefined): number {
-    return timeouts?.firstByteTimeoutMs || this.config.relayTimeoutSeconds * 1000;
-  }
-
-  /** A request's idle timeout inside the body, ms: the channel's own, else STREAMING_TIMEOUT's. */
-  private idleMsOf(timeouts: UpstreamTimeouts | undefined): number {
-    return timeouts?.idleTimeoutMs || this.config.streamingTimeoutSeconds * 1000;
   }
 
   async close(): Promise<void> {

@@ -21,13 +21,6 @@ const prepareAll = (db: SQLite.Database) => ({
   deleteSettled: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'settled'"),
   creditUser: db.prepare('UPDATE users SET quota = quota + ? WHERE id = ?'),
   creditToken: db.prepare('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?'),
-  channelUsed: db.prepare('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?'),
-  settleUser: db.prepare(
-    'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + 1 WHERE id = ?',
-  ),
-  settleToken: db.prepare(
-    'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?',
-  ),
   reverseUser: db.prepare('UPDATE users SET quota = quota + ?, used_quota = used_quota - ? WHERE id = ?'),
   reverseToken: db.prepare(
     'UPDATE tokens SET remain_quota = remain_quota + (CASE WHEN unlimited_quota = 0 THEN ? ELSE 0 END), used_quota = used_quota - ? WHERE id = ?',
@@ -168,18 +161,13 @@ export class SqliteLedger implements Ledger {
     // from the balance as it stands.
     const charged = target;
     const back = held - charged;
-    const tokenBack = limited(payer) ? back : 0;
-    if (back < 0) {
-      // A cost beyond the reservation is taken at once: a later hold in this transaction must see it.
-      s.settleUser.run(back, charged, payer.userId);
-      if (payer.tokenId > 0) s.settleToken.run(tokenBack, charged, at, payer.tokenId);
-    } else {
-      // Quota given back and counters: added up with the transaction's other settlements, one
-      // UPDATE per row before the commit (a hold that finds a balance short writes them first).
-      this.pending.addUser(payer.userId, back, charged);
-      if (payer.tokenId > 0) this.pending.addToken(payer.tokenId, tokenBack, charged, at);
-    }
+    // Quota given back and counters: added up with the transaction's other settlements, one
+    // UPDATE per row before the commit (a hold that finds a balance short writes them first).
+    this.pending.addUser(payer.userId, back, charged);
+    if (payer.tokenId > 0) this.pending.addToken(payer.tokenId, limited(payer) ? back : 0, charged, at);
     if (r.channelId > 0 && charged > 0) this.pending.addChannel(r.channelId, charged);
+    // A cost beyond the reservation is taken at once: a later hold in this transaction must see it.
+    if (back < 0) this.pending.write();
     const log = stampLog(r.buildLog(charged), at);
     if (log) this.journal.append(logValues(log, at));
     return {
@@ -206,9 +194,9 @@ export class SqliteLedger implements Ledger {
       for (const item of batch) {
         if (s.deleteSettled.run(item.id).changes === 0) continue;
         written++;
-        s.settleUser.run(0, item.charged, item.userId);
-        if (item.tokenId > 0) s.settleToken.run(0, item.charged, item.at, item.tokenId);
-        if (item.channelId > 0 && item.charged > 0) s.channelUsed.run(item.charged, item.channelId);
+        this.pending.addUser(item.userId, 0, item.charged);
+        if (item.tokenId > 0) this.pending.addToken(item.tokenId, 0, item.charged, item.at);
+        if (item.channelId > 0 && item.charged > 0) this.pending.addChannel(item.channelId, item.charged);
         if (withLogs && item.log) this.journal.append(logValues(item.log, item.at));
       }
       return written;
