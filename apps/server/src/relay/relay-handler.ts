@@ -1,8 +1,8 @@
-import { isRelayRequestError, type ProtocolCodec, type RelayCall } from '@switchyard/relay-kit';
+import type { ProtocolCodec, RelayCall } from '@switchyard/relay-kit';
 import { ErrorCode, LogType } from '@switchyard/shared';
 import { channelHealthOf } from '../channels/channel-health-service.ts';
 import { findSensitiveWords } from '../content-policy/sensitive-words.ts';
-import { relayRefusal, requestRefused } from '../errors/gateway-error.ts';
+import { relayRefusal } from '../errors/gateway-error.ts';
 import { redactCredentials } from '../lib/redact-credentials.ts';
 import type { RelayReply } from './lane/relay-reply.ts';
 import type { RelayRequest } from './lane/relay-request.ts';
@@ -49,23 +49,21 @@ function recordErrorLog(
   });
 }
 
-/** Parses the body with the route's codec; malformed input becomes a 400 in the client's shape. */
+/**
+ * Parses the body with the route's codec. Malformed input throws relay-kit's request error, which
+ * the error writer answers as a 400 in the client's shape (`toGatewayError`).
+ */
 export function parseCall(codec: Pick<ProtocolCodec, 'parseRequest'>, request: RelayRequest): RelayCall {
-  try {
-    const [path, search = ''] = request.url.split('?', 2);
-    const query = new URLSearchParams(search);
-    // The Gemini `key` parameter is a credential: it never reaches the call (nor an upstream).
-    query.delete('key');
-    return codec.parseRequest({
-      rawBody: request.body as Buffer,
-      path,
-      query,
-      headers: request.headers as Record<string, string | string[] | undefined>,
-    });
-  } catch (error) {
-    if (isRelayRequestError(error)) throw requestRefused(error.message);
-    throw error;
-  }
+  const [path, search = ''] = request.url.split('?', 2);
+  const query = new URLSearchParams(search);
+  // The Gemini `key` parameter is a credential: it never reaches the call (nor an upstream).
+  query.delete('key');
+  return codec.parseRequest({
+    rawBody: request.body as Buffer,
+    path,
+    query,
+    headers: request.headers as Record<string, string | string[] | undefined>,
+  });
 }
 
 /**
