@@ -1,4 +1,4 @@
-import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readChannelNames } from '../../src/console/logs/channel-names.ts';
 import { LOG_EXPORT_BATCH_ROWS, openLogCsv } from '../../src/console/logs/export/log-csv-stream.ts';
@@ -157,7 +157,11 @@ describe('log export: a large table streamed in batches', () => {
     await new Promise<void>((resolve) => response.once('data', () => resolve()));
     response.pause();
     expect(await metric('switchyard_log_exports_active')).toBe(1);
-    expectRefused(await root.get('/api/log/export?type=1'), '已有一个日志导出正在进行，请等它完成后再试', 429);
+    expectRefused(
+      await root.get('/api/log/export?type=1'),
+      '已有一个日志导出正在进行，请等它完成后再试',
+      429,
+    );
 
     abort();
     await vi.waitFor(async () => expect(await metric('switchyard_log_exports_active')).toBe(0), {

@@ -91,11 +91,39 @@ describe('log export: rows, filters, escaping and access', () => {
     const alices = { user_id: aliceId, username: 'alice' };
     const bobs = { user_id: bobId, username: 'bob' };
     await t.app.services.logs.insertMany([
-      consume({ ...alices, token_name: 'ta', model_name: 'gpt-4o-mini', channel_id: channelOne, created_at: T0 + 10, is_stream: 1, quota: 100 }),
-      consume({ ...alices, token_name: 'tb', model_name: 'GPT-4o', channel_id: gone, group: 'vip', created_at: T0 + 20, quota: 200 }),
+      consume({
+        ...alices,
+        token_name: 'ta',
+        model_name: 'gpt-4o-mini',
+        channel_id: channelOne,
+        created_at: T0 + 10,
+        is_stream: 1,
+        quota: 100,
+      }),
+      consume({
+        ...alices,
+        token_name: 'tb',
+        model_name: 'GPT-4o',
+        channel_id: gone,
+        group: 'vip',
+        created_at: T0 + 20,
+        quota: 200,
+      }),
       // Three rows in one second: the order falls back to id, newest first.
-      consume({ ...bobs, token_name: 'ta', model_name: 'claude-3-haiku', channel_id: channelOne, created_at: T0 + 30 }),
-      consume({ ...bobs, token_name: 'ta', model_name: 'claude-3-opus', channel_id: channelOne, created_at: T0 + 30 }),
+      consume({
+        ...bobs,
+        token_name: 'ta',
+        model_name: 'claude-3-haiku',
+        channel_id: channelOne,
+        created_at: T0 + 30,
+      }),
+      consume({
+        ...bobs,
+        token_name: 'ta',
+        model_name: 'claude-3-opus',
+        channel_id: channelOne,
+        created_at: T0 + 30,
+      }),
       consume({ ...bobs, token_name: 'tc', model_name: 'gpt_4o', channel_id: 0, created_at: T0 + 30 }),
       { ...alices, type: 1, quota: 5000, content: '通过兑换码充值 $0.01', created_at: T0 + 40 },
       { ...alices, type: 5, content: 'upstream error', other: null, created_at: T0 + 50 },
@@ -232,9 +260,13 @@ describe('log export: rows, filters, escaping and access', () => {
   });
 
   it('writes the readable time at the offset asked for', async () => {
-    const [record] = recordsOf(await exportOf(root, `utc_offset=480&start_timestamp=${T0}&end_timestamp=${T0 + 10}`));
+    const [record] = recordsOf(
+      await exportOf(root, `utc_offset=480&start_timestamp=${T0}&end_timestamp=${T0 + 10}`),
+    );
     expect(record?.['time (UTC+08:00)']).toBe('2020-09-13 20:26:50');
-    const [west] = recordsOf(await exportOf(root, `utc_offset=-210&start_timestamp=${T0}&end_timestamp=${T0 + 10}`));
+    const [west] = recordsOf(
+      await exportOf(root, `utc_offset=-210&start_timestamp=${T0}&end_timestamp=${T0 + 10}`),
+    );
     expect(west?.['time (UTC-03:30)']).toBe('2020-09-13 08:56:50');
   });
 

@@ -55,7 +55,8 @@ export function csvObjects(records: string[][]): Array<Record<string, string>> {
   const [header, ...rows] = records;
   if (!header) return [];
   return rows.map((row) => {
-    if (row.length !== header.length) throw new Error(`record of ${row.length} fields, header has ${header.length}`);
+    if (row.length !== header.length)
+      throw new Error(`record of ${row.length} fields, header has ${header.length}`);
     return Object.fromEntries(header.map((name, index) => [name, row[index] ?? '']));
   });
 }

@@ -23,12 +23,14 @@ export class LogKeysetReader {
     if (after) {
       // (created_at, id) < (after.createdAt, after.id), spelled out the same way on the three
       // databases; the plain `created_at <= …` beside it lets each one range-scan a created_at index.
-      query = query.where('created_at', '<=', after.createdAt).where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.createdAt),
-          eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-        ]),
-      );
+      query = query
+        .where('created_at', '<=', after.createdAt)
+        .where((eb) =>
+          eb.or([
+            eb('created_at', '<', after.createdAt),
+            eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+          ]),
+        );
     }
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   }
