@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewLog } from '../../src/db/repositories/log-repository.ts';
 import { buildTestApp, type ConsoleClient, type TestApp } from '../helper.ts';
+import { testDatabaseKind } from '../support/test-database.ts';
 import { csvObjects, parseCsv } from '../support/parse-csv.ts';
 import { createUser, expectOk, expectRefused, NO_PERMISSION, ROOT_PASSWORD } from './console-support.ts';
 
@@ -304,4 +305,13 @@ describe('log export: rows, filters, escaping and access', () => {
       expect(record, offset).toHaveProperty(['time (UTC+00:00)']);
     }
   });
+
+  if (testDatabaseKind === 'postgres') {
+    it('answers a query the database refuses in the envelope, before any CSV', async () => {
+      // PostgreSQL cannot compare text with a NUL byte: the first batch fails before the headers.
+      const response = await exportOf(root, 'username=%00');
+      expect(String(response.headers['content-type'])).toContain('application/json');
+      expectRefused(response, '无效的参数: 含有不支持的字符');
+    });
+  }
 });
