@@ -3,8 +3,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewLog } from '../../src/db/repositories/log-repository.ts';
 import { buildTestApp, type ConsoleClient, type TestApp } from '../helper.ts';
-import { testDatabaseKind } from '../support/test-database.ts';
 import { csvObjects, parseCsv } from '../support/parse-csv.ts';
+import { testDatabaseKind } from '../support/test-database.ts';
 import { createUser, expectOk, expectRefused, NO_PERMISSION, ROOT_PASSWORD } from './console-support.ts';
 
 // GET /api/log/export: the CSV holds exactly the rows GET /api/log/ lists for the same filters, in
