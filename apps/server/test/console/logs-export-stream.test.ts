@@ -19,6 +19,11 @@ const T0 = 1_600_000_000;
 /** Three rows per second, so batch boundaries fall inside runs of equal created_at. */
 const createdAtOf = (index: number) => T0 + Math.floor(index / 3);
 const BOM = '\uFEFF';
+/**
+ * Text that makes each record about 600 bytes: what the kernel's socket buffers hold (a few MB)
+ * is then a small part of the file, so rows read before a client leaves stay well below the total.
+ */
+const PADDING = '日志'.repeat(100) + 'x'.repeat(100);
 
 /** A source around the real reader that records the size of each batch it is asked for and answers. */
 function countingSource(t: TestApp) {
@@ -77,7 +82,7 @@ describe('log export: a large table streamed in batches', () => {
         quota: index,
         prompt_tokens: 100,
         completion_tokens: 20,
-        content: `row ${index}, "quoted"`,
+        content: `row ${index}, "quoted" ${PADDING}`,
         other: `{"request_id":"req-${index}"}`,
         created_at: createdAtOf(index),
       });
@@ -104,7 +109,7 @@ describe('log export: a large table streamed in batches', () => {
     expect(batches.at(-1)).toBe(0);
     // One chunk per batch: no chunk holds more than one batch's text.
     expect(chunks).toBe(ROWS / LOG_EXPORT_BATCH_ROWS);
-    expect(bytes).toBeGreaterThan(ROWS * 50);
+    expect(bytes).toBeGreaterThan(ROWS * PADDING.length);
   }, 120_000);
 
   it('reads no further than the consumer: a paused reader holds the query loop', async () => {
@@ -143,7 +148,10 @@ describe('log export: a large table streamed in batches', () => {
       if (order <= 0) expect.fail(`row ${index} out of order: ${previous.id} then ${current.id}`);
     }
     expect(new Set(records.map((record) => record.request_id)).size).toBe(ROWS);
-    expect(records[0]).toMatchObject({ quota: String(ROWS - 1), content: `row ${ROWS - 1}, "quoted"` });
+    expect(records[0]).toMatchObject({
+      quota: String(ROWS - 1),
+      content: `row ${ROWS - 1}, "quoted" ${PADDING}`,
+    });
     expect(records.at(-1)).toMatchObject({ quota: '0', created_at: String(T0) });
     expect((await metric('switchyard_log_export_rows_total')) - rowsBefore).toBe(ROWS);
     expect(await metric('switchyard_log_exports_active')).toBe(0);

@@ -1,8 +1,8 @@
 /**
  * A strict RFC 4180 reader for checking exports: records end with CRLF, quoted fields may hold
- * commas, doubled quotes and line breaks, and anything else (a bare LF ending a record, a quote
- * inside an unquoted field, text after a closing quote, a missing final CRLF) is an error, so a
- * writer that bends the format fails the test instead of being read leniently.
+ * commas, doubled quotes and line breaks, and anything else (a bare CR or LF ending a record, a
+ * quote inside an unquoted field, text after a closing quote, a missing final CRLF) is an error,
+ * so a writer that bends the format fails the test instead of being read leniently.
  */
 export function parseCsv(text: string): string[][] {
   const records: string[][] = [];
@@ -13,25 +13,27 @@ export function parseCsv(text: string): string[][] {
     if (text[i] === '"') {
       i++;
       for (;;) {
-        if (i >= text.length) throw new Error('unterminated quoted field');
-        if (text[i] === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
+        const quote = text.indexOf('"', i);
+        if (quote < 0) throw new Error('unterminated quoted field');
+        field += text.slice(i, quote);
+        if (text[quote + 1] === '"') {
+          field += '"';
+          i = quote + 2;
+          continue;
         }
-        field += text[i];
-        i++;
+        i = quote + 1;
+        break;
       }
     } else {
-      while (i < text.length && text[i] !== ',' && text[i] !== '\r' && text[i] !== '\n') {
-        if (text[i] === '"') throw new Error(`quote inside an unquoted field at ${i}`);
-        field += text[i];
-        i++;
+      let end = i;
+      while (end < text.length) {
+        const c = text.charCodeAt(end);
+        if (c === 44 || c === 13 || c === 10) break; // , CR LF
+        if (c === 34) throw new Error(`quote inside an unquoted field at ${end}`);
+        end++;
       }
+      field = text.slice(i, end);
+      i = end;
     }
     record.push(field);
     if (text[i] === ',') {
