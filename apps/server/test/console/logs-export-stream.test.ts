@@ -117,14 +117,19 @@ describe('log export: a large table streamed in batches', () => {
     const stream = await openLogCsv(source, { filter, utcOffsetMinutes: 0 });
     const iterator = stream[Symbol.asyncIterator]();
     expect((await iterator.next()).done).toBe(false);
-    // Time for a loop that did not wait for the consumer to read many batches.
+    // The stream reads one batch ahead of the consumer, then holds it.
+    await vi.waitFor(() => expect(stream.readableLength).toBeGreaterThan(0), {
+      timeout: 30_000,
+      interval: 10,
+    });
+    // Time for a loop that did not wait for the consumer to read many more batches.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const whilePaused = batches.length;
-    expect(whilePaused).toBeLessThanOrEqual(3);
+    expect(batches).toHaveLength(2);
+    const closed = new Promise((resolve) => stream.once('close', resolve));
     await iterator.return?.();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await closed;
     expect(stream.destroyed).toBe(true);
-    expect(batches.length).toBe(whilePaused);
+    expect(batches).toHaveLength(2);
   }, 60_000);
 
   it('streams every row over HTTP in many chunks, in the list order', async () => {
