@@ -297,6 +297,15 @@ describe('log export: rows, filters, escaping and access', () => {
     expectRefused(list, '无权进行此操作，未提供 New-Api-User', 401);
   });
 
+  it('has no HEAD, which would read a whole export for nothing', async () => {
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/log/export?${WINDOW}`,
+      headers: { cookie: root.cookie ?? '', 'new-api-user': String(root.userId) },
+    });
+    expect(head.statusCode).toBe(404);
+  });
+
   it('refuses bad filters in the envelope; reads an unusable offset as UTC, like other query integers', async () => {
     expectRefused(await exportOf(root, `username=${'x'.repeat(65)}`));
     expectRefused(await exportOf(root, `model_name=${'m'.repeat(256)}`));

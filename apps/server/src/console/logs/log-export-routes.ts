@@ -45,6 +45,9 @@ export async function logExportRoutes(app: FastifyInstance): Promise<void> {
     {
       onRequest: requireRole(Role.Admin, { userIdQuery: 'new_api_user' }),
       schema: { querystring: LogExportQuery },
+      // Fastify answers HEAD by running the GET handler and draining its stream: a whole export
+      // read for nothing. There is no HEAD for this route.
+      exposeHeadRoute: false,
     },
     async (request, reply) => {
       const query = request.query as LogExportQuery;
