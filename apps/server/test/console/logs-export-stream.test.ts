@@ -192,4 +192,20 @@ describe('log export: a large table streamed in batches', () => {
     expect(next.statusCode).toBe(200);
     expect(csvObjects(parseCsv(next.body.slice(BOM.length)))).toHaveLength(3);
   }, 120_000);
+
+  // Last: it closes the app.
+  it('cuts an export still streaming when the app closes, so shutdown does not wait for the client', async () => {
+    const { response } = await startDownload(`start_timestamp=${T0}&end_timestamp=${T0 + ROWS}`);
+    expect(response.statusCode).toBe(200);
+    await new Promise<void>((resolve) => response.once('data', () => resolve()));
+    response.pause();
+    const ended = new Promise<string>((resolve) => {
+      response.once('error', () => resolve('error'));
+      response.once('aborted', () => resolve('aborted'));
+      response.once('end', () => resolve('end'));
+    });
+    await t.app.close();
+    response.resume();
+    expect(['error', 'aborted']).toContain(await ended);
+  }, 120_000);
 });
