@@ -11,6 +11,7 @@ interface SessionRequest {
   readonly server: Pick<FastifyInstance, 'services'>;
   readonly headers: IncomingHttpHeaders;
   readonly cookies: { [name: string]: string | undefined };
+  readonly query?: unknown;
   user: UserRow | null;
 }
 
@@ -61,9 +62,19 @@ export async function resolveConsoleUser(
   return null;
 }
 
-function checkUserHeader(request: SessionRequest, userId: number): void {
+/**
+ * The New-Api-User header must name the signed-in user. A route that opts in with `userIdQuery`
+ * also takes it from that query parameter when the header is absent: a download link cannot
+ * send headers. The session cookie is SameSite=Strict, so a link on another site carries no
+ * session either way.
+ */
+function checkUserHeader(request: SessionRequest, userId: number, userIdQuery: string | undefined): void {
   const header = request.headers['new-api-user'];
-  const value = Array.isArray(header) ? header[0] : header;
+  let value = Array.isArray(header) ? header[0] : header;
+  if ((value === undefined || value === '') && userIdQuery !== undefined) {
+    const fromQuery = (request.query as Record<string, unknown> | undefined)?.[userIdQuery];
+    if (typeof fromQuery === 'string') value = fromQuery;
+  }
   if (value === undefined || value === '') throw unauthorized('无权进行此操作，未提供 New-Api-User');
   if (!/^\d+$/.test(value)) throw unauthorized('无权进行此操作，New-Api-User 格式错误');
   if (Number(value) !== userId) throw unauthorized('无权进行此操作，New-Api-User 与登录用户不匹配');
@@ -72,9 +83,13 @@ function checkUserHeader(request: SessionRequest, userId: number): void {
 /**
  * Hook factory (use it as `onRequest`, so refusals come before body validation): requires a
  * logged-in, enabled user with at least `minimumRole`. With `sessionOnly`, a system access token
- * is not enough (the playground, as in the reference).
+ * is not enough (the playground, as in the reference); with `userIdQuery`, the New-Api-User value
+ * may come from that query parameter (downloads).
  */
-export function requireRole(minimumRole: number, { sessionOnly = false }: { sessionOnly?: boolean } = {}) {
+export function requireRole(
+  minimumRole: number,
+  { sessionOnly = false, userIdQuery }: { sessionOnly?: boolean; userIdQuery?: string } = {},
+) {
   return async function guard(request: SessionRequest, reply: SessionReply): Promise<void> {
     const resolved = await resolveConsoleUser(request, reply);
     if (!resolved) throw unauthorized('无权进行此操作，未登录且未提供 access token');
@@ -84,7 +99,7 @@ export function requireRole(minimumRole: number, { sessionOnly = false }: { sess
       if (viaCookie) clearSessionCookie(reply);
       throw unauthorized(user.deleted_at !== null ? '用户已注销' : '用户已被封禁');
     }
-    checkUserHeader(request, user.id);
+    checkUserHeader(request, user.id, userIdQuery);
     if (user.role < minimumRole) {
       throw new GatewayError(ErrorCode.AuthForbidden, '无权进行此操作，权限不足', { status: 403 });
     }

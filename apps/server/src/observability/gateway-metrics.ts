@@ -17,6 +17,9 @@ import { Counter, Gauge, Histogram, MetricRegistry } from './metric-registry.ts'
  *   once, also on abort) → `switchyard_relay_active_streams`;
  * - `addedLatency(ms)`: the gateway's own time for one relay request (see added-time.ts) →
  *   `switchyard_relay_added_latency_seconds`;
+ * - `logExportOpened()` / `logExportClosed()`: around each log CSV export (closed exactly once,
+ *   also when the client leaves) → `switchyard_log_exports_active`; `logExportRows(n)`: rows one
+ *   export batch read → `switchyard_log_export_rows_total`;
  * - `cacheLookup(name, hit)`: one lookup in a named in-memory cache (`token`, `channel`, `user`,
  *   ...; lowercase, else counted as `other`) → `switchyard_cache_lookups_total{cache,result}`.
  * HTTP request counts and latencies are recorded by the hooks in request-metrics.ts.
@@ -59,6 +62,12 @@ export class GatewayMetrics {
     .init();
   readonly activeStreams = this.registry
     .register(new Gauge('switchyard_relay_active_streams', 'Streamed relay responses currently open.'))
+    .init();
+  readonly logExportsActive = this.registry
+    .register(new Gauge('switchyard_log_exports_active', 'Log CSV exports currently streaming.'))
+    .init();
+  readonly logExportRowsTotal = this.registry
+    .register(new Counter('switchyard_log_export_rows_total', 'Log rows read by CSV exports.'))
     .init();
   readonly cacheLookups = this.registry.register(
     new Counter(
@@ -128,6 +137,18 @@ export class GatewayMetrics {
 
   streamClosed(): void {
     if (this.activeStreams.get() > 0) this.activeStreams.dec();
+  }
+
+  logExportOpened(): void {
+    this.logExportsActive.inc();
+  }
+
+  logExportClosed(): void {
+    if (this.logExportsActive.get() > 0) this.logExportsActive.dec();
+  }
+
+  logExportRows(rows: number): void {
+    if (Number.isSafeInteger(rows) && rows > 0) this.logExportRowsTotal.inc(undefined, rows);
   }
 
   addedLatency(ms: number): void {

@@ -140,6 +140,7 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
   'GET /api/log/': 'admin',
   'GET /api/log/self': 'user',
   'GET /api/log/stat': 'admin',
+  'GET /api/log/export': 'admin',
   'GET /api/log/self/stat': 'user',
   'GET /api/log/search': 'admin',
   'GET /api/log/self/search': 'user',

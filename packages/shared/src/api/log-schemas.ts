@@ -9,6 +9,7 @@ import { QueryInteger } from './query-integer.ts';
  * - `GET /api/log/` (admin) and `GET /api/log/self/` (own rows): LogListQuery →
  *   `data: {items, page, page_size, total}` (LogPage), newest first (created_at, then id).
  * - `GET /api/log/stat` (admin) and `GET /api/log/self/stat`: LogFilterQuery → `data: LogStat`.
+ * - `GET /api/log/export` (admin): LogExportQuery → the filtered list as a CSV file.
  * - `GET /api/log/search?keyword=` (admin) and `GET /api/log/self/search?keyword=`: at most
  *   LOG_RECENT_MAX_ROWS rows, newest first, as a plain array.
  * - `GET /api/log/token?key=` (or `Authorization: Bearer sk-…`): the newest LOG_RECENT_MAX_ROWS
@@ -55,6 +56,19 @@ export const LogListQuery = Type.Object({
   page_size: QueryInteger(),
 });
 export type LogListQuery = Static<typeof LogListQuery>;
+
+/**
+ * `GET /api/log/export` (admin): the rows of `GET /api/log/` for the same filters, every page, as a
+ * CSV download (docs/console-wire.md). `utc_offset`: minutes east of UTC for the readable time
+ * column (the console sends the browser's; 0 = UTC). `new_api_user`: the signed-in user's id, in
+ * place of the New-Api-User header, which a download link cannot send.
+ */
+export const LogExportQuery = Type.Object({
+  ...LogFilterQuery.properties,
+  utc_offset: QueryInteger({ minimum: -720, maximum: 840 }),
+  new_api_user: Type.Optional(Type.String({ maxLength: 20 })),
+});
+export type LogExportQuery = Static<typeof LogExportQuery>;
 
 /**
  * `GET /api/log/search?keyword=`: rows whose type equals the keyword (when it is an integer) or

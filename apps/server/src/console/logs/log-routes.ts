@@ -5,7 +5,6 @@ import {
   LogListQuery,
   LogSearchQuery,
   type LogStat,
-  queryInteger,
   TokenLogQuery,
   TokenStatus,
 } from '@switchyard/shared';
@@ -15,25 +14,14 @@ import type { LogFilter, LogRepository, LogRow } from '../../db/repositories/log
 import { GatewayError } from '../../errors/gateway-error.ts';
 import { parseRelayKey } from '../../relay/stages/authenticate-token.ts';
 import { ok, readPaging } from '../envelope.ts';
+import { readChannelNames } from './channel-names.ts';
+import { logExportRoutes } from './log-export-routes.ts';
+import { filterOf } from './log-filter-of.ts';
 import { toAdminLogView, toSelfLogView, toTokenLogView } from './log-view.ts';
 import { quotaDataRoutes } from './quota-data-routes.ts';
 
 /** Seconds counted by the stat routes' rpm and tpm. */
 const RATE_WINDOW_SECONDS = 60;
-
-/** The filters of a list or stat query; self routes drop username and channel and pin user_id. */
-function filterOf(query: LogFilterQuery, userId: number | null): LogFilter {
-  const filter: LogFilter = {
-    type: queryInteger(query.type),
-    tokenName: query.token_name?.trim() ?? '',
-    modelName: query.model_name?.trim() ?? '',
-    start: queryInteger(query.start_timestamp),
-    end: queryInteger(query.end_timestamp),
-    group: query.group?.trim() ?? '',
-  };
-  if (userId !== null) return { ...filter, userId };
-  return { ...filter, username: query.username?.trim() ?? '', channelId: queryInteger(query.channel) };
-}
 
 async function statOf(logs: LogRepository, filter: LogFilter): Promise<LogStat> {
   const since = Math.floor(Date.now() / 1000) - RATE_WINDOW_SECONDS;
@@ -64,16 +52,11 @@ export async function logRoutes(app: FastifyInstance): Promise<void> {
   const user = { onRequest: requireUser };
 
   /** id → name of the channels the rows mention (deleted channels are absent). */
-  const channelNamesOf = async (rows: LogRow[]): Promise<Map<number, string>> => {
-    const ids = [...new Set(rows.map((row) => Number(row.channel_id)).filter((id) => id > 0))];
-    if (ids.length === 0) return new Map();
-    const found = await database.db
-      .selectFrom('channels')
-      .select(['id', 'name'])
-      .where('id', 'in', ids)
-      .execute();
-    return new Map(found.map((channel) => [Number(channel.id), channel.name]));
-  };
+  const channelNamesOf = (rows: LogRow[]) =>
+    readChannelNames(
+      database.db,
+      rows.map((row) => Number(row.channel_id)),
+    );
   const adminViews = async (rows: LogRow[]) => {
     const names = await channelNamesOf(rows);
     return rows.map((row) => toAdminLogView(row, names));
@@ -143,4 +126,5 @@ export async function logRoutes(app: FastifyInstance): Promise<void> {
   );
 
   await app.register(quotaDataRoutes);
+  await app.register(logExportRoutes);
 }

@@ -34,14 +34,14 @@ export interface LogFilter {
   group?: string;
 }
 
-type LogQuery = SelectQueryBuilder<Database, 'logs', object>;
+export type LogQuery = SelectQueryBuilder<Database, 'logs', object>;
 
 /**
  * Applies a LogFilter. The equality and time conditions match the logs indexes (user_id +
  * created_at, created_at + type, username, token_name, channel_id, token_id, group); the
  * model-name substring match is a filter on the rows those select.
  */
-function applyLogFilter<Q extends LogQuery>(query: Q, filter: LogFilter): Q {
+export function applyLogFilter<Q extends LogQuery>(query: Q, filter: LogFilter): Q {
   let q: LogQuery = query;
   if (filter.userId) q = q.where('user_id', '=', filter.userId);
   if (filter.tokenId) q = q.where('token_id', '=', filter.tokenId);

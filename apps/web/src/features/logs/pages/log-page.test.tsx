@@ -110,3 +110,46 @@ describe('LogPage', () => {
     await screen.findByText('7');
   });
 });
+
+describe('LogPage export', () => {
+  it('offers admins a CSV link with the applied filters, their id and the browser offset', {
+    timeout: 90_000,
+  }, async () => {
+    mockFetch({
+      'GET /api/log/': ok({ items: [consume], page: 1, page_size: 10, total: 1 }),
+      'GET /api/log/stat': ok({ quota: 0, rpm: 0, tpm: 0 }),
+    });
+    renderWithProviders(<LogPage />, { user: adminUser, route: '/log' });
+    await screen.findByText('my-token');
+    const link = () => screen.getByRole('link', { name: /导出 CSV/ });
+    const before = new URL(link().getAttribute('href') ?? '', 'http://console.test');
+    expect(before.pathname).toBe('/api/log/export');
+    expect(before.searchParams.get('new_api_user')).toBe(String(adminUser.id));
+    expect(before.searchParams.get('utc_offset')).toBe(String(-new Date().getTimezoneOffset()));
+    expect(Number(before.searchParams.get('start_timestamp'))).toBeGreaterThan(0);
+    expect(before.searchParams.get('username')).toBe('');
+    expect(link().getAttribute('target')).toBe('_blank');
+
+    // The link follows the applied filters, not what is typed before searching.
+    fireEvent.change(screen.getByLabelText('用户名称'), { target: { value: 'alice' } });
+    fireEvent.change(screen.getByLabelText('渠道 ID'), { target: { value: '5' } });
+    expect(new URL(link().getAttribute('href') ?? '', 'http://x').searchParams.get('username')).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: /查\s?询/ }));
+    await waitFor(() => {
+      const after = new URL(link().getAttribute('href') ?? '', 'http://x');
+      expect(after.searchParams.get('username')).toBe('alice');
+      expect(after.searchParams.get('channel')).toBe('5');
+    });
+  });
+
+  it('shows no export to users', async () => {
+    mockFetch({
+      'GET /api/log/self/': ok({ items: [consume], page: 1, page_size: 10, total: 1 }),
+      'GET /api/log/self/stat': ok({ quota: 0, rpm: 0, tpm: 0 }),
+    });
+    renderWithProviders(<LogPage />, { user: normalUser, route: '/log' });
+    await screen.findByText('my-token');
+    expect(screen.queryByRole('link', { name: /导出 CSV|Export CSV/ })).toBeNull();
+    expect(screen.queryByText('导出 CSV')).toBeNull();
+  });
+});

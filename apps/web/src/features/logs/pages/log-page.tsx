@@ -6,11 +6,12 @@ import { useSessionUser } from '../../../lib/session';
 import { useTableParams } from '../../../lib/use-table-params';
 import { useLogsQuery } from '../api/get-logs';
 import type { LogFilters } from '../api/log-keys';
+import { ExportCsvButton } from '../components/export-csv-button';
 import { defaultLogFilters, LogFiltersForm } from '../components/log-filters-form';
 import { LogStatBar } from '../components/log-stat-bar';
 import { LogTable } from '../components/log-table';
 
-/** /log — usage logs: filters, totals, expandable rows; admins see every user's rows. */
+/** /log — usage logs: filters, totals, expandable rows; admins see every user's rows and can export them. */
 export function LogPage() {
   const { t } = useTranslation('logs');
   const user = useSessionUser();
@@ -27,6 +28,7 @@ export function LogPage() {
           <LogStatBar filters={filters} admin={admin} />
         </Flex>
       }
+      extra={admin && user ? <ExportCsvButton filters={filters} userId={user.id} /> : null}
     >
       <LogFiltersForm
         admin={admin}
