@@ -34,7 +34,13 @@ export class LogBatchDeleter {
    * types that is not yet old enough: the cursor stays before it and the next run reads it
    * again. Due rows after it in the same batch are handled now.
    */
-  async walk(rule: WalkRule, cursor: number, horizon: number, bound: number, limit: number): Promise<WalkStep> {
+  async walk(
+    rule: WalkRule,
+    cursor: number,
+    horizon: number,
+    bound: number,
+    limit: number,
+  ): Promise<WalkStep> {
     let query = this.db
       .selectFrom('logs')
       .select(['id', 'type', 'created_at'])

@@ -31,7 +31,8 @@ export function startLogRetentionJob(options: LogRetentionJobOptions): () => Pro
   const run = async () => {
     try {
       const result = await cleaner.runRetention(days);
-      if (result.consume + result.error + result.detail > 0) log.info({ retention: result }, 'log retention run');
+      if (result.consume + result.error + result.detail > 0)
+        log.info({ retention: result }, 'log retention run');
     } catch (error) {
       log.warn({ err: error }, 'log retention run failed');
     }

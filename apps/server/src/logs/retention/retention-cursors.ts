@@ -28,6 +28,10 @@ export class RetentionCursors {
   }
 
   async write(rule: string, lastId: number): Promise<void> {
-    await this.db.updateTable('log_retention_cursors').set({ last_id: lastId }).where('rule', '=', rule).execute();
+    await this.db
+      .updateTable('log_retention_cursors')
+      .set({ last_id: lastId })
+      .where('rule', '=', rule)
+      .execute();
   }
 }
