@@ -4,6 +4,7 @@ import { startChannelMonitor } from '../channels/channel-monitor.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
 import { QuotaDataRepository } from '../logs/quota-data-repository.ts';
+import { cleanupPacingFromEnv } from '../logs/retention/cleanup-pacing.ts';
 import { LogCleaner, type LogIdBound } from '../logs/retention/log-cleaner.ts';
 import { startLogRetentionJob } from '../logs/retention/log-retention-job.ts';
 import type { OptionStore } from '../options/option-store.ts';
@@ -40,7 +41,8 @@ export function startLogCleanup(
   log: FastifyBaseLogger,
   upperBound?: LogIdBound,
 ): LogCleaner {
-  const cleaner = new LogCleaner(logDatabase.db, upperBound ? { upperBound } : {});
+  const pacing = cleanupPacingFromEnv();
+  const cleaner = new LogCleaner(logDatabase.db, upperBound ? { pacing, upperBound } : { pacing });
   lifecycle.register('log-cleaner', { close: () => cleaner.stop() });
   if (nodeType === 'master') {
     const stop = startLogRetentionJob({ cleaner, days: (key) => options.getNumber(key), log });

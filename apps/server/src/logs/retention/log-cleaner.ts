@@ -1,22 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { type CleanupPacing, DEFAULT_CLEANUP_PACING } from './cleanup-pacing.ts';
 import { type ClearProgress, ClearRun } from './clear-run.ts';
 import { LogBatchDeleter } from './log-batch-deleter.ts';
 import { RetentionCursors } from './retention-cursors.ts';
 import { RETENTION_RULES, type RetentionRuleName, retentionHorizon } from './retention-rules.ts';
-
-/** How clean-up paces itself: rows per statement and the rest between two statements. */
-export interface CleanupPacing {
-  batchSize: number;
-  pauseMs: number;
-}
-
-/**
- * Rows per batch and pause between batches (bench/src/retention/, docs/logs-retention.md): on
- * SQLite a batch runs on the event loop, so its length is added to the relay calls waiting
- * behind it; the pause keeps clean-up to a small share of the database's time.
- */
-export const DEFAULT_CLEANUP_PACING: CleanupPacing = { batchSize: 500, pauseMs: 50 };
 
 /** Why a clear ended early: the node is shutting down. Clearing again continues the work. */
 export const STOPPED_MESSAGE = '服务正在停止，日志清理已中断，再次清理会继续';
