@@ -6,7 +6,7 @@
  * (LOG_CLEANUP_BATCH_SIZE / LOG_CLEANUP_PAUSE_MS). Writes its section of docs/logs-retention.md.
  *
  * npm run bench:retention -w @switchyard/bench
- *   RETENTION_ROWS (3000000), RETENTION_RATE (1000 req/s), RETENTION_SECONDS (20 per window),
+ *   RETENTION_ROWS (3000000), RETENTION_RATES ("1000,200" req/s), RETENTION_SECONDS (20 per window),
  *   RETENTION_PACINGS ("500/50,200/20,2000/20,5000/0": batch/pause pairs), RETENTION_SKIP_BUILD=1.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,16 +19,18 @@ import type { LoadResult } from '../load/load-jobs.ts';
 import { freePort, type SpawnedProcess, spawnProcess, stopAll, waitForHttp } from '../processes.ts';
 import { repositoryStartFlags } from '../start-flags.ts';
 import { repositoryRoot, setUpSwitchyard, startMock } from '../targets.ts';
+import { measureBatchCost } from './batch-cost.ts';
 import { fillOldLogs } from './fill-old-logs.ts';
-import { type PacingResult, writeRetentionReport } from './retention-report.ts';
+import { type PacingResult, type RetentionReport, writeRetentionReport } from './retention-report.ts';
 
 const env = process.env;
 const ROWS = Number(env.RETENTION_ROWS ?? 3_000_000);
-const RATE = Number(env.RETENTION_RATE ?? 1000);
+const RATES = (env.RETENTION_RATES ?? '1000,200').split(',').map(Number);
 const SECONDS = Number(env.RETENTION_SECONDS ?? 20);
 const PACINGS = (env.RETENTION_PACINGS ?? '500/50,200/20,2000/20,5000/0').split(',').map((pair) => {
   const [batch, pause] = pair.split('/').map(Number);
-  if (!Number.isInteger(batch) || !Number.isInteger(pause)) throw new Error(`RETENTION_PACINGS: bad "${pair}"`);
+  if (!Number.isInteger(batch) || !Number.isInteger(pause))
+    throw new Error(`RETENTION_PACINGS: bad "${pair}"`);
   return { batchSize: batch!, pauseMs: pause! };
 });
 const DAY = 86_400;
@@ -102,6 +104,7 @@ async function main() {
   const mock = await startMock(null);
   const load = await startLoadClient(null);
   const results: PacingResult[] = [];
+  let report!: RetentionReport;
   try {
     const first = await startServer(sqlitePath);
     const key = await setUpSwitchyard(first.url, mock.url);
@@ -110,58 +113,69 @@ async function main() {
     console.log(`filling ${ROWS} old consume rows…`);
     const fillSeconds = fillOldLogs(sqlitePath, ROWS, now - 90 * DAY, now - 31 * DAY);
     console.log(`filled in ${fillSeconds.toFixed(0)} s`);
+    const batchCost = measureBatchCost(sqlitePath, now - 30 * DAY, [100, 200, 500, 1000, 2000, 5000]);
+    console.log(batchCost);
     const spec = {
       url: '',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
       body: CHAT,
     };
     for (const pacing of PACINGS) {
-      const server = await startServer(sqlitePath, {
-        LOG_CLEANUP_BATCH_SIZE: String(pacing.batchSize),
-        LOG_CLEANUP_PAUSE_MS: String(pacing.pauseMs),
-      });
-      const session = await rootSession(server.url);
-      const url = `${server.url}/v1/chat/completions`;
-      const run = (seconds: number): Promise<LoadResult> =>
-        load.run({ kind: 'paced', rate: RATE, durationSeconds: seconds, ...spec, url });
-      await run(5); // warm-up
-      const loadBefore = loadavg()[0]!;
-      const quiet = await run(SECONDS);
-      const startedAt = performance.now();
-      await consoleJson(server.url, `/api/log/?target_timestamp=${now - 30 * DAY}`, session, 'DELETE');
-      const busy = await run(SECONDS);
-      const seconds = (performance.now() - startedAt) / 1000;
-      const progress = (await consoleJson(server.url, '/api/log/clear_progress', session)) as {
-        state: string;
-        deleted: number;
-      };
-      results.push({
-        ...pacing,
-        quiet,
-        busy,
-        deleted: progress.deleted,
-        rowsPerSecond: progress.deleted / seconds,
-        stillRunning: progress.state === 'running',
-        loadAverage: [loadBefore, loadavg()[0]!],
-      });
-      console.log(
-        `batch ${pacing.batchSize} pause ${pacing.pauseMs} ms: p99 ${quiet.latency.p99.toFixed(1)} → ${busy.latency.p99.toFixed(1)} ms, ${progress.deleted} rows deleted`,
-      );
-      await server.process.stop();
+      for (const rate of RATES) {
+        const server = await startServer(sqlitePath, {
+          LOG_CLEANUP_BATCH_SIZE: String(pacing.batchSize),
+          LOG_CLEANUP_PAUSE_MS: String(pacing.pauseMs),
+        });
+        const session = await rootSession(server.url);
+        const url = `${server.url}/v1/chat/completions`;
+        const run = (seconds: number): Promise<LoadResult> =>
+          load.run({ kind: 'paced', rate, durationSeconds: seconds, ...spec, url });
+        await run(5); // warm-up
+        const loadBefore = loadavg()[0]!;
+        const quiet = await run(SECONDS);
+        const startedAt = performance.now();
+        await consoleJson(server.url, `/api/log/?target_timestamp=${now - 30 * DAY}`, session, 'DELETE');
+        const busy = await run(SECONDS);
+        const seconds = (performance.now() - startedAt) / 1000;
+        const progress = (await consoleJson(server.url, '/api/log/clear_progress', session)) as {
+          state: string;
+          deleted: number;
+        };
+        results.push({
+          ...pacing,
+          rate,
+          quiet,
+          busy,
+          deleted: progress.deleted,
+          rowsPerSecond: progress.deleted / seconds,
+          stillRunning: progress.state === 'running',
+          loadAverage: [loadBefore, loadavg()[0]!],
+        });
+        console.log(
+          `${rate} req/s, batch ${pacing.batchSize} pause ${pacing.pauseMs} ms: p99 ${quiet.latency.p99.toFixed(1)} → ${busy.latency.p99.toFixed(1)} ms, ${progress.deleted} rows deleted`,
+        );
+        await server.process.stop();
+      }
     }
+    report = {
+      date: new Date().toISOString(),
+      machine: machineWords(),
+      rows: ROWS,
+      fillSeconds,
+      seconds: SECONDS,
+      batchCost,
+      results,
+    };
   } finally {
     await stopAll();
     rmSync(directory, { recursive: true, force: true });
   }
+  writeRetentionReport(report);
+}
+
+function machineWords(): string {
   const processors = cpus();
-  writeRetentionReport({
-    date: new Date().toISOString(),
-    machine: `${processors.length} × ${processors[0]?.model.trim() ?? 'unknown'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
-    rows: ROWS,
-    rate: RATE,
-    seconds: SECONDS,
-    results,
-  });
+  return `${processors.length} × ${processors[0]?.model.trim() ?? 'unknown'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 }
 
 main().catch(async (error: unknown) => {

@@ -23,10 +23,10 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
-/** LOG_CLEANUP_BATCH_SIZE (rows, 10–100000) and LOG_CLEANUP_PAUSE_MS (0–60000); defaults above. */
+/** LOG_CLEANUP_BATCH_SIZE (rows, 10–10000: one statement binds every id of a batch) and LOG_CLEANUP_PAUSE_MS (0–60000); defaults above. */
 export function cleanupPacingFromEnv(env: NodeJS.ProcessEnv = process.env): CleanupPacing {
   return {
-    batchSize: integer(env, 'LOG_CLEANUP_BATCH_SIZE', DEFAULT_CLEANUP_PACING.batchSize, 10, 100_000),
+    batchSize: integer(env, 'LOG_CLEANUP_BATCH_SIZE', DEFAULT_CLEANUP_PACING.batchSize, 10, 10_000),
     pauseMs: integer(env, 'LOG_CLEANUP_PAUSE_MS', DEFAULT_CLEANUP_PACING.pauseMs, 0, 60_000),
   };
 }
