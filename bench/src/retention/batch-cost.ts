@@ -10,6 +10,7 @@ import { repositoryRoot } from '../targets.ts';
 
 interface Statement {
   all(...values: unknown[]): Array<{ id: number }>;
+  get(...values: unknown[]): unknown;
   run(...values: unknown[]): unknown;
 }
 interface SqliteDatabase {
@@ -59,4 +60,15 @@ export function measureBatchCost(file: string, target: number, sizes: number[], 
   }
   db.close();
   return results;
+}
+
+/** The bench token's key in a database the bench filled earlier. */
+export function readBenchKey(file: string): string {
+  const db = new Database(file);
+  const row = db.prepare(`select "key" from "tokens" where "name" = 'bench'`).get() as
+    | { key: string }
+    | undefined;
+  db.close();
+  if (!row) throw new Error(`${file} has no bench token`);
+  return row.key.startsWith('sk-') ? row.key : `sk-${row.key}`;
 }

@@ -3,15 +3,16 @@
  * the built server in front of the mock upstream, chat calls at a fixed rate (open loop), and the
  * latency percentiles of a window without clean-up next to a window while the batched deletion
  * runs (started through "clear logs before", the same path as retention), for each pacing
- * (LOG_CLEANUP_BATCH_SIZE / LOG_CLEANUP_PAUSE_MS). Writes its section of docs/logs-retention.md.
+ * (the LOG_CLEANUP_* settings). Writes its section of docs/logs-retention.md.
  *
  * npm run bench:retention -w @switchyard/bench
  *   RETENTION_ROWS (3000000), RETENTION_RATES ("1000,200" req/s), RETENTION_SECONDS (20 per window),
- *   RETENTION_PACINGS ("500/50,200/20,2000/20,5000/0": batch/pause pairs), RETENTION_SKIP_BUILD=1.
+ *   RETENTION_PACINGS (see PACINGS), RETENTION_SKIP_BUILD=1, RETENTION_DB (reuse a filled file),
+ *   RETENTION_BATCH_COST=0 (skip the in-process batch timings).
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startLoadClient } from '../load/load-client.ts';
@@ -19,7 +20,7 @@ import type { LoadResult } from '../load/load-jobs.ts';
 import { freePort, type SpawnedProcess, spawnProcess, stopAll, waitForHttp } from '../processes.ts';
 import { repositoryStartFlags } from '../start-flags.ts';
 import { repositoryRoot, setUpSwitchyard, startMock } from '../targets.ts';
-import { measureBatchCost } from './batch-cost.ts';
+import { type BatchCost, measureBatchCost, readBenchKey } from './batch-cost.ts';
 import { fillOldLogs } from './fill-old-logs.ts';
 import { type PacingResult, type RetentionReport, writeRetentionReport } from './retention-report.ts';
 
@@ -27,12 +28,39 @@ const env = process.env;
 const ROWS = Number(env.RETENTION_ROWS ?? 3_000_000);
 const RATES = (env.RETENTION_RATES ?? '1000,200').split(',').map(Number);
 const SECONDS = Number(env.RETENTION_SECONDS ?? 20);
-const PACINGS = (env.RETENTION_PACINGS ?? '500/50,200/20,2000/20,5000/0').split(',').map((pair) => {
-  const [batch, pause] = pair.split('/').map(Number);
-  if (!Number.isInteger(batch) || !Number.isInteger(pause))
-    throw new Error(`RETENTION_PACINGS: bad "${pair}"`);
-  return { batchSize: batch!, pauseMs: pause! };
-});
+/**
+ * Pacings to compare: `a:<batch ms>/<share %>` sizes batches by time (the server's way, with the
+ * default most rows and least pause), `f:<rows>/<pause ms>` fixes both (a batch of that many rows
+ * whatever it costs, then that pause).
+ */
+const PACINGS = (env.RETENTION_PACINGS ?? 'f:500/50,a:25/20,a:10/10,a:5/5').split(',').map(
+  (
+    entry,
+  ): {
+    label: string;
+    env: Record<string, string>;
+  } => {
+    const match = /^([af]):(\d+)\/(\d+)$/.exec(entry.trim());
+    if (!match) throw new Error(`RETENTION_PACINGS: bad "${entry}" (a:<ms>/<share> or f:<rows>/<pause>)`);
+    const [, kind, first, second] = match;
+    return kind === 'a'
+      ? {
+          label: `by time: ${first} ms, ${second}%`,
+          env: { LOG_CLEANUP_BATCH_MS: first!, LOG_CLEANUP_SHARE: second! },
+        }
+      : {
+          label: `fixed: ${first} rows, ${second} ms`,
+          env: {
+            LOG_CLEANUP_BATCH_SIZE: first!,
+            LOG_CLEANUP_BATCH_MS: '10000',
+            LOG_CLEANUP_PAUSE_MS: second!,
+            LOG_CLEANUP_SHARE: '100',
+          },
+        };
+  },
+);
+/** A database filled by an earlier run (its rows partly deleted by it) instead of a new one. */
+const REUSE = env.RETENTION_DB ?? '';
 const DAY = 86_400;
 const CHAT = JSON.stringify({
   model: 'gpt-4o-mini',
@@ -99,22 +127,31 @@ async function main() {
     });
     if (build.status !== 0) throw new Error('building the server failed');
   }
-  const directory = mkdtempSync(join(tmpdir(), 'switchyard-retention-'));
-  const sqlitePath = join(directory, 'switchyard.db');
+  const directory = REUSE ? '' : mkdtempSync(join(tmpdir(), 'switchyard-retention-'));
+  const sqlitePath = REUSE || join(directory, 'switchyard.db');
   const mock = await startMock(null);
   const load = await startLoadClient(null);
   const results: PacingResult[] = [];
   let report!: RetentionReport;
   try {
-    const first = await startServer(sqlitePath);
-    const key = await setUpSwitchyard(first.url, mock.url);
-    await first.process.stop();
     const now = Math.floor(Date.now() / 1000);
-    console.log(`filling ${ROWS} old consume rows…`);
-    const fillSeconds = fillOldLogs(sqlitePath, ROWS, now - 90 * DAY, now - 31 * DAY);
-    console.log(`filled in ${fillSeconds.toFixed(0)} s`);
-    const batchCost = measureBatchCost(sqlitePath, now - 30 * DAY, [100, 200, 500, 1000, 2000, 5000]);
-    console.log(batchCost);
+    let key: string;
+    let fillSeconds = 0;
+    let batchCost: BatchCost[] = [];
+    if (REUSE && existsSync(REUSE)) {
+      key = readBenchKey(REUSE);
+    } else {
+      const first = await startServer(sqlitePath);
+      key = await setUpSwitchyard(first.url, mock.url);
+      await first.process.stop();
+      console.log(`filling ${ROWS} old consume rows…`);
+      fillSeconds = fillOldLogs(sqlitePath, ROWS, now - 90 * DAY, now - 31 * DAY);
+      console.log(`filled in ${fillSeconds.toFixed(0)} s`);
+    }
+    if (env.RETENTION_BATCH_COST !== '0') {
+      batchCost = measureBatchCost(sqlitePath, now - 30 * DAY, [50, 100, 200, 500, 1000, 2000]);
+      console.log(batchCost);
+    }
     const spec = {
       url: '',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
@@ -122,10 +159,7 @@ async function main() {
     };
     for (const pacing of PACINGS) {
       for (const rate of RATES) {
-        const server = await startServer(sqlitePath, {
-          LOG_CLEANUP_BATCH_SIZE: String(pacing.batchSize),
-          LOG_CLEANUP_PAUSE_MS: String(pacing.pauseMs),
-        });
+        const server = await startServer(sqlitePath, pacing.env);
         const session = await rootSession(server.url);
         const url = `${server.url}/v1/chat/completions`;
         const run = (seconds: number): Promise<LoadResult> =>
@@ -142,7 +176,7 @@ async function main() {
           deleted: number;
         };
         results.push({
-          ...pacing,
+          pacing: pacing.label,
           rate,
           quiet,
           busy,
@@ -152,7 +186,7 @@ async function main() {
           loadAverage: [loadBefore, loadavg()[0]!],
         });
         console.log(
-          `${rate} req/s, batch ${pacing.batchSize} pause ${pacing.pauseMs} ms: p99 ${quiet.latency.p99.toFixed(1)} → ${busy.latency.p99.toFixed(1)} ms, ${progress.deleted} rows deleted`,
+          `${rate} req/s, ${pacing.label}: p99 ${quiet.latency.p99.toFixed(1)} → ${busy.latency.p99.toFixed(1)} ms, ${progress.deleted} rows deleted`,
         );
         await server.process.stop();
       }
@@ -168,7 +202,7 @@ async function main() {
     };
   } finally {
     await stopAll();
-    rmSync(directory, { recursive: true, force: true });
+    if (directory) rmSync(directory, { recursive: true, force: true });
   }
   writeRetentionReport(report);
 }

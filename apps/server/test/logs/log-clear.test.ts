@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLEAR_RUNNING_MESSAGE } from '../../src/console/options/option-routes.ts';
 import { LogRepository, type NewLog } from '../../src/db/repositories/log-repository.ts';
 import type { Database } from '../../src/db/schema.ts';
+import { DEFAULT_CLEANUP_PACING, fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogCleaner, STOPPED_MESSAGE } from '../../src/logs/retention/log-cleaner.ts';
 import { startLogCleanup } from '../../src/start/background-jobs.ts';
 import { createAppLifecycle } from '../../src/start/subsystems.ts';
@@ -60,8 +61,8 @@ describe('clear logs before, in batches', () => {
     const answer = await root.delete(`/api/log/?target_timestamp=${T}`);
     const body = answer.json();
     expect(body.success).toBe(true);
-    // The app's cleaner deletes 500 rows a batch: more remain, so the answer says it goes on.
-    expect(body.data).toBe(500);
+    // The app's cleaner starts with a batch of 100 rows: more remain, so the answer says it goes on.
+    expect(body.data).toBe(DEFAULT_CLEANUP_PACING.firstBatch);
     expect(body.message).toBe(CLEAR_RUNNING_MESSAGE);
     let progress = expectOk(await root.get('/api/log/clear_progress'));
     while (progress.state === 'running') {
@@ -95,14 +96,14 @@ describe('clear logs before, in batches', () => {
   it('joins a running clear for the same time, refuses another time, and resumes after a stop', async () => {
     await seed(50, 5);
     // A long pause holds the clear after each batch.
-    const first = new LogCleaner(db, { pacing: { batchSize: 20, pauseMs: 600_000 } });
+    const first = new LogCleaner(db, { pacing: fixedPacing(20, 600_000) });
     expect(await first.startClear(T)).toMatchObject({ state: 'running', deleted: 20 });
     expect(await first.startClear(T)).toMatchObject({ state: 'running', deleted: 20 });
     expect(await first.startClear(T - 10)).toBeNull();
     await first.stop();
     expect(first.clearProgress()).toMatchObject({ state: 'failed', deleted: 20, message: STOPPED_MESSAGE });
     expect(await count()).toBe(35);
-    const second = new LogCleaner(db, { pacing: { batchSize: 20, pauseMs: 0 } });
+    const second = new LogCleaner(db, { pacing: fixedPacing(20, 0) });
     await second.startClear(T);
     await settle(second);
     expect(second.clearProgress()).toMatchObject({ state: 'done', deleted: 30 });
@@ -116,7 +117,7 @@ describe('clear logs before, in batches', () => {
     );
     const bound = ids[11]!;
     const cleaner = new LogCleaner(db, {
-      pacing: { batchSize: 5, pauseMs: 0 },
+      pacing: fixedPacing(5, 0),
       upperBound: async () => bound,
     });
     await cleaner.startClear(T);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
 import { LogRepository } from '../../src/db/repositories/log-repository.ts';
+import { fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogCleaner } from '../../src/logs/retention/log-cleaner.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -38,7 +39,7 @@ describe('log retention on a separate log database', () => {
       content: `${age}`,
     }));
     await new LogRepository(logs.db).insertMany(rows);
-    const cleaner = new LogCleaner(logs.db, { pacing: { batchSize: 10, pauseMs: 0 } });
+    const cleaner = new LogCleaner(logs.db, { pacing: fixedPacing(10, 0) });
     const days = (option: string) => (option === 'LogConsumeRetentionDays' ? 30 : 0);
     expect(await cleaner.runRetention(days, NOW)).toEqual({ consume: 1, error: 0, detail: 0 });
     const left = await logs.db.selectFrom('logs').select('content').orderBy('id').execute();

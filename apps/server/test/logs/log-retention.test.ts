@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LogRepository, type NewLog } from '../../src/db/repositories/log-repository.ts';
 import type { Database } from '../../src/db/schema.ts';
+import { fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogCleaner } from '../../src/logs/retention/log-cleaner.ts';
 import { buildTestApp, type TestApp } from '../helper.ts';
 
@@ -89,7 +90,7 @@ describe('log retention', () => {
 
   it('deletes consume and error rows past their horizons, blanks old details, keeps everything else', async () => {
     await seed();
-    const cleaner = new LogCleaner(db, { pacing: { batchSize: 7, pauseMs: 0 } });
+    const cleaner = new LogCleaner(db, { pacing: fixedPacing(7, 0) });
     const result = await cleaner.runRetention(days, NOW);
     const left = await read();
     expect(sortRows(left)).toEqual(expected());
@@ -102,7 +103,7 @@ describe('log retention', () => {
 
   it('keeps everything when every option is 0, and picks up old rows when an option is set later', async () => {
     await seed();
-    const cleaner = new LogCleaner(db, { pacing: { batchSize: 5, pauseMs: 0 } });
+    const cleaner = new LogCleaner(db, { pacing: fixedPacing(5, 0) });
     expect(await cleaner.runRetention(() => 0, NOW)).toEqual({ consume: 0, error: 0, detail: 0 });
     expect((await read()).length).toBe(AGES.length * TYPES.length);
     await cleaner.runRetention(days, NOW);
@@ -116,7 +117,7 @@ describe('log retention', () => {
     );
     let bound = ids[7]!; // the 60- and 31-day rows have ids 0..9 in seed order; bound stops inside them
     const cleaner = new LogCleaner(db, {
-      pacing: { batchSize: 3, pauseMs: 0 },
+      pacing: fixedPacing(3, 0),
       upperBound: async () => bound,
     });
     await cleaner.runRetention(days, NOW);
@@ -136,7 +137,7 @@ describe('log retention', () => {
     await seed(3);
     const total = AGES.length * TYPES.length * 3;
     // A long pause holds the run after its first batch until it is stopped.
-    const first = new LogCleaner(db, { pacing: { batchSize: 10, pauseMs: 600_000 } });
+    const first = new LogCleaner(db, { pacing: fixedPacing(10, 600_000) });
     const run = first.runRetention(days, NOW);
     while ((await read()).length === total) await new Promise((resolve) => setTimeout(resolve, 5));
     await first.stop();
@@ -152,7 +153,7 @@ describe('log retention', () => {
     expect(Number(cursor?.last_id)).toBeGreaterThan(0);
     // Like a process that died between a batch and its cursor write: the cursor goes back.
     await db.updateTable('log_retention_cursors').set({ last_id: 0 }).execute();
-    const second = new LogCleaner(db, { pacing: { batchSize: 10, pauseMs: 0 } });
+    const second = new LogCleaner(db, { pacing: fixedPacing(10, 0) });
     const rest = await second.runRetention(days, NOW);
     expect(partial.consume + rest.consume).toBe(6);
     expect(sortRows(await read())).toEqual(expected(3));
@@ -160,7 +161,7 @@ describe('log retention', () => {
 
   it('a retention run gives way to a clear that is waiting, at its next batch', async () => {
     await seed(2);
-    const cleaner = new LogCleaner(db, { pacing: { batchSize: 4, pauseMs: 0 } });
+    const cleaner = new LogCleaner(db, { pacing: fixedPacing(4, 0) });
     const run = cleaner.runRetention(days, NOW);
     const progress = await cleaner.startClear(NOW - 5 * DAY);
     expect(progress?.deleted).toBe(4);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type CleanupPacing, DEFAULT_CLEANUP_PACING } from './cleanup-pacing.ts';
+import { type CleanupPacing, DEFAULT_CLEANUP_PACING, nextBatchSize, pauseAfter } from './cleanup-pacing.ts';
 import { type ClearProgress, ClearRun } from './clear-run.ts';
 import { LogBatchDeleter } from './log-batch-deleter.ts';
 import { RetentionCursors } from './retention-cursors.ts';
@@ -23,8 +23,8 @@ export type RetentionResult = Record<RetentionRuleName, number>;
 
 /**
  * Batched clean-up of the logs table: the retention rules and "clear logs before". One piece of
- * work runs at a time; each statement handles at most `batchSize` rows and is followed by a
- * pause, so the relay's writes to the same tables are never held up for long. A clear that is
+ * work runs at a time, in batches sized by their time and followed by pauses (cleanup-pacing.ts),
+ * so the relay's writes to the same tables are never held up for long. A clear that is
  * asked for while a retention run is in progress takes over at the run's next batch (the run
  * stops there and continues at its next schedule). `stop()` ends the work after the batch in
  * progress; every batch is complete in itself, so stopping anywhere leaves correct data.
@@ -74,12 +74,14 @@ export class LogCleaner {
       try {
         if (this.stopped) return run.fail(STOPPED_MESSAGE);
         const bound = await this.upperBound();
+        const batches = this.batches();
         for (;;) {
-          const deleted = await this.deleter.clearBatch(target, bound, this.pacing.batchSize);
+          const size = batches.size;
+          const deleted = await batches.time(() => this.deleter.clearBatch(target, bound, size));
           run.add(deleted);
           firstBatch();
-          if (deleted < this.pacing.batchSize) break;
-          if (!(await this.pause())) return run.fail(STOPPED_MESSAGE);
+          if (deleted < size) break;
+          if (!(await batches.pause())) return run.fail(STOPPED_MESSAGE);
         }
         run.finish();
       } catch (error) {
@@ -101,18 +103,21 @@ export class LogCleaner {
     return this.exclusive(async (): Promise<RetentionResult> => {
       const result: RetentionResult = { consume: 0, error: 0, detail: 0 };
       const bound = await this.upperBound();
+      const batches = this.batches();
       for (const rule of RETENTION_RULES) {
         const horizon = retentionHorizon(days(rule.option), nowSeconds);
         if (horizon === null) continue;
         let cursor = await this.cursors.read(rule.name);
         for (;;) {
           if (this.stopped || this.clearWaiting) return result;
-          const step = await this.deleter.walk(rule, cursor, horizon, bound, this.pacing.batchSize);
+          const from = cursor;
+          const size = batches.size;
+          const step = await batches.time(() => this.deleter.walk(rule, from, horizon, bound, size));
           result[rule.name] += step.changed;
           if (step.cursor !== cursor) await this.cursors.write(rule.name, step.cursor);
           cursor = step.cursor;
           if (step.finished) break;
-          if (!(await this.pause())) return result;
+          if (!(await batches.pause())) return result;
         }
       }
       return result;
@@ -133,14 +138,36 @@ export class LogCleaner {
     return result;
   }
 
+  /**
+   * The batch sizes and pauses of one piece of work: `time` runs a batch and measures it, `size`
+   * is the next batch's rows and `pause` the rest after the last batch (cleanup-pacing.ts).
+   */
+  private batches() {
+    let size = this.pacing.firstBatch;
+    let lastMs = 0;
+    return {
+      get size() {
+        return size;
+      },
+      time: async <T>(batch: () => Promise<T>): Promise<T> => {
+        const started = performance.now();
+        const result = await batch();
+        lastMs = performance.now() - started;
+        size = nextBatchSize(this.pacing, size, lastMs);
+        return result;
+      },
+      pause: () => this.pause(pauseAfter(this.pacing, lastMs)),
+    };
+  }
+
   /** The rest between batches; false when the cleaner was stopped meanwhile. */
-  private pause(): Promise<boolean> {
+  private pause(ms: number): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.wake = null;
         resolve(!this.stopped);
-      }, this.pacing.pauseMs);
+      }, ms);
       this.wake = () => {
         clearTimeout(timer);
         this.wake = null;
