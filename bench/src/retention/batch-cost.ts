@@ -62,9 +62,13 @@ export function measureBatchCost(file: string, target: number, sizes: number[], 
   return results;
 }
 
-/** The bench token's key in a database the bench filled earlier. */
-export function readBenchKey(file: string): string {
+/**
+ * The bench token's key in a database the bench filled earlier, its channel pointed at the mock
+ * upstream of this run.
+ */
+export function readBenchKey(file: string, mockUrl: string): string {
   const db = new Database(file);
+  db.prepare(`update "channels" set "base_url" = ?`).run(mockUrl);
   const row = db.prepare(`select "key" from "tokens" where "name" = 'bench'`).get() as
     | { key: string }
     | undefined;

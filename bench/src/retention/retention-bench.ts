@@ -139,7 +139,7 @@ async function main() {
     let fillSeconds = 0;
     let batchCost: BatchCost[] = [];
     if (REUSE && existsSync(REUSE)) {
-      key = readBenchKey(REUSE);
+      key = readBenchKey(REUSE, mock.url);
     } else {
       const first = await startServer(sqlitePath);
       key = await setUpSwitchyard(first.url, mock.url);
