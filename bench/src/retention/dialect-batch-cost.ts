@@ -9,8 +9,7 @@
  *   RETENTION_DIALECT_ROWS (1000000), RETENTION_DIALECTS ("postgres,mysql"),
  *   BENCH_POSTGRES_URL, BENCH_MYSQL_URL (the bench's defaults).
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpus, totalmem } from 'node:os';
 import { LogType } from '@switchyard/shared';
 import { openDatabase } from '../../../apps/server/src/db/database.ts';
 import { migrateDatabases } from '../../../apps/server/src/db/migrate.ts';
@@ -18,26 +17,13 @@ import { LogRepository, type NewLog } from '../../../apps/server/src/db/reposito
 import { LogBatchDeleter } from '../../../apps/server/src/logs/retention/log-batch-deleter.ts';
 import { loadBenchConfig } from '../bench-config.ts';
 import { type BenchDatabaseKind, openBenchDatabase } from '../bench-database.ts';
-import { repositoryRoot } from '../targets.ts';
+import { BATCHES_PER_SIZE, type DialectCost, writeDialectReport } from './retention-report.ts';
 
 const ROWS = Number(process.env.RETENTION_DIALECT_ROWS ?? 1_000_000);
 const DIALECTS = (process.env.RETENTION_DIALECTS ?? 'postgres,mysql').split(',') as BenchDatabaseKind[];
 const SIZES = [100, 500, 1000, 2000, 5000];
-const BATCHES = 15;
+const BATCHES = BATCHES_PER_SIZE;
 const DAY = 86_400;
-
-export interface DialectCost {
-  database: string;
-  rows: number;
-  fillSeconds: number;
-  costs: Array<{
-    batchSize: number;
-    clearMedian: number;
-    clearP90: number;
-    walkMedian: number;
-    walkP90: number;
-  }>;
-}
 
 const quantile = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -118,4 +104,8 @@ async function measure(kind: BenchDatabaseKind): Promise<DialectCost> {
 
 const results: DialectCost[] = [];
 for (const kind of DIALECTS) results.push(await measure(kind));
-writeFileSync(join(repositoryRoot, 'bench/retention-dialects.json'), `${JSON.stringify(results, null, 2)}\n`);
+const processors = cpus();
+writeDialectReport(
+  results,
+  `${processors.length} × ${processors[0]?.model.trim() ?? 'unknown'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, shared with other work`,
+);
