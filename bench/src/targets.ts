@@ -256,7 +256,7 @@ async function consoleCall(
 }
 
 /** Logs in as root, raises root's quota for a long run, creates a channel to the mock and a token. */
-async function setUpSwitchyard(url: string, mockUrl: string): Promise<string> {
+export async function setUpSwitchyard(url: string, mockUrl: string): Promise<string> {
   const login = await consoleCall(url, '/api/user/login', { username: 'root', password: '123456' }, null);
   const userId = (login.data as { id: number }).id;
   const cookie = (login.cookie ?? '').split(';')[0] ?? '';

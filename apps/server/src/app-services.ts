@@ -9,6 +9,7 @@ import type { TokenRepository } from './db/repositories/token-repository.ts';
 import type { UserRepository } from './db/repositories/user-repository.ts';
 import type { ChangeBus } from './lib/change-bus.ts';
 import type { QuotaDataRecorder } from './logs/quota-data-recorder.ts';
+import type { LogCleaner } from './logs/retention/log-cleaner.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OptionStore } from './options/option-store.ts';
 import type { RateLimiter } from './rate-limit/rate-limiter.ts';
@@ -36,6 +37,8 @@ export interface AppServices {
   tokens: TokenRepository;
   channels: ChannelRepository;
   logs: LogRepository;
+  /** Batched log deletion: "clear logs before" and, on the master, the retention schedule. */
+  logCleaner: LogCleaner;
   /** Dashboard data (quota_data) accumulated in memory and flushed every DataExportInterval minutes. */
   quotaData: QuotaDataRecorder;
   mailer: Mailer;

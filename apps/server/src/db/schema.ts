@@ -273,6 +273,12 @@ export interface SessionGenerationTable {
   generation: number;
 }
 
+/** How far each log retention rule has walked the logs table (logs/retention/). */
+export interface LogRetentionCursorTable {
+  rule: string;
+  last_id: number;
+}
+
 export interface Database {
   users: UserTable;
   tokens: TokenTable;
@@ -281,6 +287,7 @@ export interface Database {
   options: OptionTable;
   redemptions: RedemptionTable;
   logs: LogTable;
+  log_retention_cursors: LogRetentionCursorTable;
   midjourneys: MidjourneyTable;
   tasks: TaskTable;
   top_ups: TopUpTable;

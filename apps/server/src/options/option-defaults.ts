@@ -116,6 +116,10 @@ export const OPTION_DEFAULTS: Readonly<Record<string, string>> = {
   // logs and dashboard
   LogConsumeEnabled: 'true',
   ErrorLogEnabled: 'false',
+  // days a kind of log row (or its text) is kept; 0 = forever (logs/retention/retention-rules.ts)
+  LogConsumeRetentionDays: '0',
+  LogErrorRetentionDays: '0',
+  LogDetailRetentionDays: '0',
   DataExportEnabled: 'true',
   DataExportInterval: '5',
   DataExportDefaultTime: 'hour',
@@ -181,6 +185,9 @@ export const ADDRESS_OPTION_KEYS = new Set([
   'CustomCallbackAddress',
 ]);
 
+/** Log retention in days: 0 keeps forever; at most ten years. */
+const RETENTION_DAYS_RULE = { min: 0, max: 3650, integer: true };
+
 /** Numeric options with their inclusive bounds and whether they must be integers. */
 export const NUMERIC_OPTION_RULES: Readonly<
   Record<string, { min: number; max?: number; integer?: boolean }>
@@ -192,6 +199,9 @@ export const NUMERIC_OPTION_RULES: Readonly<
   RetryTimes: { min: 0, max: 10, integer: true },
   StreamCacheQueueLength: { min: 0, integer: true },
   DataExportInterval: { min: 1, integer: true },
+  LogConsumeRetentionDays: RETENTION_DAYS_RULE,
+  LogErrorRetentionDays: RETENTION_DAYS_RULE,
+  LogDetailRetentionDays: RETENTION_DAYS_RULE,
   ChannelDisableThreshold: { min: 0 },
   QuotaRemindThreshold: { min: 0, integer: true },
   QuotaForNewUser: { min: 0, integer: true },

@@ -77,3 +77,29 @@ describe('checkOptionWrite', () => {
     expect(checkOptionWrite('Notice', { a: 1 }, current).ok).toBe(false);
   });
 });
+
+describe('log retention days', () => {
+  const keys = ['LogConsumeRetentionDays', 'LogErrorRetentionDays', 'LogDetailRetentionDays'];
+
+  it('default to 0 (keep forever)', () => {
+    for (const key of keys) expect(OPTION_DEFAULTS[key]).toBe('0');
+  });
+
+  it('take whole days from 0 to 3650', () => {
+    for (const key of keys) {
+      for (const value of ['0', '1', ' 30 ', 90, '3650']) {
+        expect(checkOptionWrite(key, value, current)).toEqual({ ok: true, value: String(value).trim() });
+      }
+    }
+  });
+
+  it.each([
+    ['-1', '配置项 LogConsumeRetentionDays 的值不能小于 0'],
+    ['1.5', '配置项 LogConsumeRetentionDays 的值必须是整数'],
+    ['3651', '配置项 LogConsumeRetentionDays 的值不能大于 3650'],
+    ['thirty', '配置项 LogConsumeRetentionDays 的值必须是数字'],
+    ['', '配置项 LogConsumeRetentionDays 的值必须是数字'],
+  ])('refuse %j', (value, message) => {
+    expect(checkOptionWrite('LogConsumeRetentionDays', value, current)).toEqual({ ok: false, message });
+  });
+});

@@ -4,6 +4,9 @@ import { startChannelMonitor } from '../channels/channel-monitor.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
 import { QuotaDataRepository } from '../logs/quota-data-repository.ts';
+import { cleanupPacingFromEnv } from '../logs/retention/cleanup-pacing.ts';
+import { LogCleaner, type LogIdBound } from '../logs/retention/log-cleaner.ts';
+import { startLogRetentionJob } from '../logs/retention/log-retention-job.ts';
 import type { OptionStore } from '../options/option-store.ts';
 import { startTaskPoller } from '../tasks/task-poller.ts';
 import type { AppLifecycle } from './subsystems.ts';
@@ -22,6 +25,30 @@ export function startQuotaData(
   quotaData.start(() => options.getNumber('DataExportInterval'));
   lifecycle.register('quota-data', { close: () => quotaData.stop() });
   return quotaData;
+}
+
+/**
+ * Batched log clean-up on the logs database: `log-cleaner` on every node (the console's "clear
+ * logs before" runs on the node that receives it), and `log-retention`, the retention schedule,
+ * on the master only (one node deletes; the rules' cursors have one writer). `upperBound` is the
+ * highest logs.id clean-up may delete (default: none).
+ */
+export function startLogCleanup(
+  nodeType: 'master' | 'slave',
+  logDatabase: DatabaseHandle,
+  options: OptionStore,
+  lifecycle: AppLifecycle,
+  log: FastifyBaseLogger,
+  upperBound?: LogIdBound,
+): LogCleaner {
+  const pacing = cleanupPacingFromEnv();
+  const cleaner = new LogCleaner(logDatabase.db, upperBound ? { pacing, upperBound } : { pacing });
+  lifecycle.register('log-cleaner', { close: () => cleaner.stop() });
+  if (nodeType === 'master') {
+    const stop = startLogRetentionJob({ cleaner, days: (key) => options.getNumber(key), log });
+    lifecycle.register('log-retention', { needs: ['log-cleaner'], close: stop });
+  }
+  return cleaner;
 }
 
 /**

@@ -15,7 +15,7 @@ import { metricsOf } from '../observability/gateway-metrics.ts';
 import { OptionStore } from '../options/option-store.ts';
 import { createRelayRuntime } from '../relay/create-relay-runtime.ts';
 import { VERSION } from '../version.ts';
-import { startBackgroundJobs, startQuotaData } from './background-jobs.ts';
+import { startBackgroundJobs, startLogCleanup, startQuotaData } from './background-jobs.ts';
 import { openDatabases } from './databases.ts';
 import { startLedgerUpkeep, startNodeInstance } from './ledger-upkeep.ts';
 import { startSharedState } from './shared-state.ts';
@@ -63,6 +63,7 @@ export async function composeServices(
     lifecycle,
   });
   relay.quotaData = quotaData;
+  const logCleaner = startLogCleanup(config.nodeType, logDatabase, options, lifecycle, log);
   await startLedgerUpkeep({
     config,
     database,
@@ -89,6 +90,7 @@ export async function composeServices(
     tokens,
     channels,
     logs,
+    logCleaner,
     quotaData,
     mailer,
     verifications: new VerificationService(database.db),

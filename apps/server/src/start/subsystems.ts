@@ -13,8 +13,8 @@ import { Lifecycle } from '../lib/lifecycle.ts';
  *   ledger's upkeep (start/ledger-upkeep.ts).
  * - `settlement-writer`, `log-writer`, `ledger`, `relay`: the relay runtime and its writers
  *   (relay/create-relay-runtime.ts).
- * - `quota-data`, `option-sync`, `channel-monitor`, `task-poller`: background jobs
- *   (start/background-jobs.ts).
+ * - `quota-data`, `option-sync`, `channel-monitor`, `task-poller`, `log-cleaner`,
+ *   `log-retention`: background jobs (start/background-jobs.ts).
  * - `demo-upstream`: the offline mock of `--demo` (demo/demo-mode.ts).
  *
  * Metrics, the option store, repositories and session stores hold nothing to close.
@@ -36,6 +36,8 @@ export type SubsystemName =
   | 'option-sync'
   | 'channel-monitor'
   | 'task-poller'
+  | 'log-cleaner'
+  | 'log-retention'
   | 'demo-upstream';
 
 export type AppLifecycle = Lifecycle<SubsystemName>;

@@ -64,6 +64,7 @@ export const ACCESS_TABLE: Record<string, Access | AccessRule> = {
   'PUT /api/option/': 'root',
   'POST /api/option/rest_model_ratio': 'root',
   'DELETE /api/log/': 'admin',
+  'GET /api/log/clear_progress': 'admin',
   // Sign-in, registration, verification, reset.
   'POST /api/user/login': 'public',
   // Logout ends the caller's session on the server: run it with a throwaway user.

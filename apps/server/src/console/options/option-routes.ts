@@ -16,9 +16,14 @@ const OptionUpdateBody = Type.Object({
   value: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
 });
 
+/** While one clear runs, a clear before another time is refused. */
+export const CLEAR_BUSY_MESSAGE = '已有日志清理正在进行，请等待其完成';
+/** The message of a clear that goes on in the background after the answer. */
+export const CLEAR_RUNNING_MESSAGE = '日志清理仍在后台进行';
+
 /** Site options (root only) and old-log clearing (admin). */
 export async function optionRoutes(app: FastifyInstance): Promise<void> {
-  const { options, logs } = app.services;
+  const { options, logCleaner } = app.services;
 
   app.get('/option/', { onRequest: requireRoot }, async () =>
     ok(
@@ -55,8 +60,15 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const target = queryInteger((request.query as { target_timestamp?: number | string }).target_timestamp);
       if (target <= 0) throw invalidRequest('target timestamp is required');
-      const deleted = await logs.deleteBefore(target);
-      return ok(deleted);
+      // The clear runs in batches (logs/retention/); the answer comes after the first one, with
+      // the rows deleted so far as `data` (the whole count when one batch was enough).
+      const progress = await logCleaner.startClear(target);
+      if (!progress) throw invalidRequest(CLEAR_BUSY_MESSAGE);
+      if (progress.state === 'failed') throw invalidRequest(progress.message);
+      return ok(progress.deleted, progress.state === 'running' ? CLEAR_RUNNING_MESSAGE : '');
     },
   );
+
+  // The latest clear on this node: state, rows deleted so far, its time (logs/retention/clear-run.ts).
+  app.get('/log/clear_progress', { onRequest: requireAdmin }, async () => ok(logCleaner.clearProgress()));
 }

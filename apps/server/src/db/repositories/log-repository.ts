@@ -95,30 +95,6 @@ export class LogRepository {
       .execute();
   }
 
-  /** Deletes logs older than the timestamp in batches so large tables are not locked for long. */
-  async deleteBefore(timestamp: number, batchSize = 5000): Promise<number> {
-    let deleted = 0;
-    for (;;) {
-      const ids = await this.db
-        .selectFrom('logs')
-        .select('id')
-        .where('created_at', '<', timestamp)
-        .limit(batchSize)
-        .execute();
-      if (ids.length === 0) return deleted;
-      const result = await this.db
-        .deleteFrom('logs')
-        .where(
-          'id',
-          'in',
-          ids.map((row) => row.id),
-        )
-        .executeTakeFirst();
-      deleted += Number(result.numDeletedRows);
-      if (ids.length < batchSize) return deleted;
-    }
-  }
-
   /**
    * One page of matching rows, newest first (created_at, then id, both descending: the
    * (user_id, created_at) and (created_at, type) indexes serve it), plus the total count.

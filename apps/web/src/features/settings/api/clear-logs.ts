@@ -1,7 +1,11 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
+import { settingsKeys } from './settings-keys';
 
-/** DELETE /api/log/?target_timestamp={seconds} — deletes logs older than the time; data = rows deleted. */
+/**
+ * DELETE /api/log/?target_timestamp={seconds} — starts (or joins) deleting logs older than the
+ * time, in batches; data = rows deleted when it answers (all of them when one batch was enough).
+ */
 export function clearLogs(targetTimestamp: number): Promise<number> {
   return apiClient
     .delete<number | null>('/api/log/', { query: { target_timestamp: targetTimestamp } })
@@ -11,4 +15,29 @@ export function clearLogs(targetTimestamp: number): Promise<number> {
 export function useClearLogsMutation() {
   // The caller shows failures with its own prefix.
   return useMutation({ mutationFn: clearLogs, meta: { silentError: true } });
+}
+
+/** GET /api/log/clear_progress: the latest clear on the server node. */
+export interface ClearProgress {
+  state: 'idle' | 'running' | 'done' | 'failed';
+  target_timestamp: number;
+  deleted: number;
+  started_at: number;
+  finished_at: number;
+  message: string;
+}
+
+export function getClearProgress(signal?: AbortSignal): Promise<ClearProgress> {
+  return apiClient.get<ClearProgress>('/api/log/clear_progress', signal ? { signal } : {});
+}
+
+/** The clear's progress, read again every second while it runs. */
+export function useClearProgressQuery() {
+  return useQuery({
+    queryKey: [...settingsKeys.all, 'clear-progress'],
+    queryFn: ({ signal }) => getClearProgress(signal),
+    refetchInterval: (query) => (query.state.data?.state === 'running' ? 1000 : false),
+    // The section shows its own message.
+    meta: { silentError: true },
+  });
 }

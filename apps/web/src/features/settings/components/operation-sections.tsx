@@ -137,6 +137,24 @@ export function OperationSections({ options }: { options: OptionMap }) {
       help: t('operation.logs.consumeHelp'),
       width: 'full',
     },
+    ...(
+      [
+        ['LogConsumeRetentionDays', 'retentionConsume'],
+        ['LogErrorRetentionDays', 'retentionError'],
+        ['LogDetailRetentionDays', 'retentionDetail'],
+      ] as const
+    ).map(
+      ([key, text]): OptionFieldSpec => ({
+        key,
+        kind: 'number',
+        label: t(`operation.logs.${text}`),
+        help: t(`operation.logs.${text}Help`),
+        min: 0,
+        max: 3650,
+        precision: 0,
+        width: 'third',
+      }),
+    ),
   ];
 
   const dashboard: OptionFieldSpec[] = [

@@ -61,6 +61,9 @@ export const DEFAULT_TEST_OPTIONS: Record<string, string> = {
   CheckSensitiveOnPromptEnabled: 'true',
   SensitiveWords: 'test_sensitive',
   LogConsumeEnabled: 'true',
+  LogConsumeRetentionDays: '0',
+  LogErrorRetentionDays: '0',
+  LogDetailRetentionDays: '0',
   DataExportEnabled: 'true',
   DataExportInterval: '5',
   DataExportDefaultTime: 'hour',
@@ -101,7 +104,8 @@ const isSecret = (key: string) => /(Token|Secret|Key)$/.test(key) && key !== 'Tu
 
 /**
  * Mock routes of a small option store: GET /api/option/ lists the current values (without
- * secrets), PUT /api/option/ stores one (or fails for the keys in `failKeys`), GET /api/status answers.
+ * secrets), PUT /api/option/ stores one (or fails for the keys in `failKeys`), GET /api/status answers,
+ * and no log clear has run (GET /api/log/clear_progress).
  */
 export function optionServer(overrides: Record<string, string> = {}, failKeys: readonly string[] = []) {
   const state: Record<string, string> = { ...DEFAULT_TEST_OPTIONS, ...overrides };
@@ -124,6 +128,20 @@ export function optionServer(overrides: Record<string, string> = {}, failKeys: r
         return { body: { success: true, message: '' } };
       },
       'GET /api/status': { body: { success: true, message: '', data: {} } },
+      'GET /api/log/clear_progress': {
+        body: {
+          success: true,
+          message: '',
+          data: {
+            state: 'idle',
+            target_timestamp: 0,
+            deleted: 0,
+            started_at: 0,
+            finished_at: 0,
+            message: '',
+          },
+        },
+      },
     },
   };
 }

@@ -1,8 +1,8 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '../../../testing/mock-fetch';
 import { adminUser, renderWithProviders } from '../../../testing/render-with-providers';
-import { optionServer } from '../components/test-options';
+import { fastUser, optionServer } from '../components/test-options';
 import { OperationSettingsPage } from './operation-settings-page';
 import { SystemSettingsPage } from './system-settings-page';
 
@@ -28,6 +28,30 @@ describe('settings pages', () => {
     expect(screen.getByLabelText('单位美元额度')).toHaveValue('500000');
     // Quota amounts show their dollar value (PreConsumedQuota 500 of 500000 per dollar).
     expect(screen.getByText('≈ $0.001')).toBeInTheDocument();
+  });
+
+  it('saves log retention days, whole days from 0 to 3650', async () => {
+    const server = optionServer();
+    const fetch = mockFetch(server.routes);
+    const user = fastUser();
+    renderWithProviders(<OperationSettingsPage />, { user: adminUser });
+    const logs = await screen.findByTestId('settings-section-logs');
+    const consume = await within(logs).findByLabelText('消费日志保留天数');
+    await user.clear(consume);
+    await user.paste('3651');
+    await user.click(within(logs).getByText(/^保\s*存$/));
+    await screen.findByText('取值范围为 0 ~ 3650');
+    expect(fetch.calls('PUT /api/option/')).toHaveLength(0);
+    await user.clear(consume);
+    await user.paste('30');
+    const detail = within(logs).getByLabelText('日志详情保留天数');
+    await user.clear(detail);
+    await user.paste('7');
+    await user.click(within(logs).getByText(/^保\s*存$/));
+    await screen.findByText('保存成功');
+    expect(server.state.LogConsumeRetentionDays).toBe('30');
+    expect(server.state.LogDetailRetentionDays).toBe('7');
+    expect(server.state.LogErrorRetentionDays).toBe('0');
   });
 
   it('shows every system section', async () => {
