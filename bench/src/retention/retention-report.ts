@@ -1,5 +1,5 @@
 /** The generated section of docs/logs-retention.md: relay latency with and without a big clean-up. */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadResult } from '../load/load-jobs.ts';
 import { table } from '../markdown-table.ts';
@@ -160,21 +160,25 @@ function replaceSection(section: string, startMarker: string, endMarker: string)
   writeFileSync(file, next);
 }
 
-/** Writes the latency section of docs/logs-retention.md and bench/retention-results.json. */
-export function writeRetentionReport(report: RetentionReport): void {
-  replaceSection(renderRetentionSection(report), START, END);
-  writeFileSync(join(repositoryRoot, 'bench/retention-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+/** Raw results beside the other benchmark results (bench/results/, ignored by git). */
+function writeJson(name: string, value: unknown): void {
+  const dir = join(repositoryRoot, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Writes the dialect section of docs/logs-retention.md and bench/retention-dialects.json. */
+/** Writes the latency section of docs/logs-retention.md and bench/results/retention-results.json (not committed). */
+export function writeRetentionReport(report: RetentionReport): void {
+  replaceSection(renderRetentionSection(report), START, END);
+  writeJson('retention-results.json', report);
+}
+
+/** Writes the dialect section of docs/logs-retention.md and bench/results/retention-dialects.json (not committed). */
 export function writeDialectReport(results: DialectCost[], machine: string): void {
   replaceSection(
     renderDialectSection(results, machine, new Date().toISOString()),
     DIALECT_START,
     DIALECT_END,
   );
-  writeFileSync(
-    join(repositoryRoot, 'bench/retention-dialects.json'),
-    `${JSON.stringify(results, null, 2)}\n`,
-  );
+  writeJson('retention-dialects.json', results);
 }
