@@ -75,7 +75,11 @@ export function subjectsOf(world: World, requestId: string): Subjects {
   const median = world.users[Math.floor(world.users.length / 2)]!;
   const heavyToken = world.tokens[heavy.tokens[0]!]!;
   return {
-    heavyUser: { id: heavy.id, username: heavy.username, tokenName: world.tokens[heavy.tokens[1] ?? heavy.tokens[0]!]!.name },
+    heavyUser: {
+      id: heavy.id,
+      username: heavy.username,
+      tokenName: world.tokens[heavy.tokens[1] ?? heavy.tokens[0]!]!.name,
+    },
     medianUser: { id: median.id, username: median.username },
     popularModel: world.models[0]!.name,
     rareModel: world.models[world.models.length - 1]!.name,
@@ -95,12 +99,24 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
     ['no filter, 90 days', { range: ranges.all }],
     ['no filter, no time range', { range: null }],
     ['no filter, today, page 50', { range: ranges.today, page: 50 }],
-    [`username ${s.heavyUser.username} (heaviest), 90 days`, { username: s.heavyUser.username, range: ranges.all }],
-    [`username ${s.medianUser.username} (median), 90 days`, { username: s.medianUser.username, range: ranges.all }],
+    [
+      `username ${s.heavyUser.username} (heaviest), 90 days`,
+      { username: s.heavyUser.username, range: ranges.all },
+    ],
+    [
+      `username ${s.medianUser.username} (median), 90 days`,
+      { username: s.medianUser.username, range: ranges.all },
+    ],
     [`username ${s.heavyUser.username}, today`, { username: s.heavyUser.username, range: ranges.today }],
-    [`token name ${s.heavyUser.tokenName}, 90 days`, { token_name: s.heavyUser.tokenName, range: ranges.all }],
+    [
+      `token name ${s.heavyUser.tokenName}, 90 days`,
+      { token_name: s.heavyUser.tokenName, range: ranges.all },
+    ],
     ['token name default (every user has one), 90 days', { token_name: 'default', range: ranges.all }],
-    [`model ${s.popularModel} (popular, contains), 90 days`, { model_name: s.popularModel, range: ranges.all }],
+    [
+      `model ${s.popularModel} (popular, contains), 90 days`,
+      { model_name: s.popularModel, range: ranges.all },
+    ],
     [`model ${s.rareModel} (rare), 90 days`, { model_name: s.rareModel, range: ranges.all }],
     ['model GPT (several, ignoring case), 7 days', { model_name: 'GPT', range: ranges.week }],
     ['channel 1, 90 days', { channel: 1, range: ranges.all }],
@@ -112,7 +128,10 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
     ['no filter, today', { range: ranges.today }],
     ['no filter, 7 days', { range: ranges.week }],
     ['no filter, 90 days', { range: ranges.all }],
-    [`token name ${s.heavyUser.tokenName}, 90 days`, { token_name: s.heavyUser.tokenName, range: ranges.all }],
+    [
+      `token name ${s.heavyUser.tokenName}, 90 days`,
+      { token_name: s.heavyUser.tokenName, range: ranges.all },
+    ],
     [`model ${s.rareModel} (rare), 90 days`, { model_name: s.rareModel, range: ranges.all }],
     ['type error, 90 days', { type: 5, range: ranges.all }],
   ];
@@ -121,7 +140,12 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
     queries.push({ kind: 'list', name: `admin list: ${name}`, path: admin(filters), caller: 'admin' });
   }
   for (const [name, filters] of selfCases) {
-    queries.push({ kind: 'list', name: `own list (heaviest user): ${name}`, path: self(filters), caller: 'heavy-user' });
+    queries.push({
+      kind: 'list',
+      name: `own list (heaviest user): ${name}`,
+      path: self(filters),
+      caller: 'heavy-user',
+    });
   }
   queries.push({
     kind: 'list',
@@ -129,7 +153,12 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
     path: self({ range: ranges.all }),
     caller: 'median-user',
   });
-  queries.push({ kind: 'list', name: 'token log (heaviest token)', path: `/api/log/token?key=${encodeURIComponent(s.tokenKey)}`, caller: 'token-key' });
+  queries.push({
+    kind: 'list',
+    name: 'token log (heaviest token)',
+    path: `/api/log/token?key=${encodeURIComponent(s.tokenKey)}`,
+    caller: 'token-key',
+  });
   queries.push({
     kind: 'search',
     name: 'request id (about a month old)',
@@ -140,13 +169,28 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
     queries.push({ kind: 'stat', name: `admin stat: ${name}`, path: adminStat(filters), caller: 'admin' });
   }
   for (const [name, filters] of selfCases) {
-    queries.push({ kind: 'stat', name: `own stat (heaviest user): ${name}`, path: selfStat(filters), caller: 'heavy-user' });
+    queries.push({
+      kind: 'stat',
+      name: `own stat (heaviest user): ${name}`,
+      path: selfStat(filters),
+      caller: 'heavy-user',
+    });
   }
   const data = (path: string, range: [number, number], username = '') =>
     `${path}?username=${username}&start_timestamp=${range[0]}&end_timestamp=${range[1]}&default_time=hour`;
   queries.push(
-    { kind: 'dashboard', name: 'dashboard (admin, every user), 7 days', path: data('/api/data/', ranges.week), caller: 'admin' },
-    { kind: 'dashboard', name: 'dashboard (admin, every user), 90 days', path: data('/api/data/', ranges.all), caller: 'admin' },
+    {
+      kind: 'dashboard',
+      name: 'dashboard (admin, every user), 7 days',
+      path: data('/api/data/', ranges.week),
+      caller: 'admin',
+    },
+    {
+      kind: 'dashboard',
+      name: 'dashboard (admin, every user), 90 days',
+      path: data('/api/data/', ranges.all),
+      caller: 'admin',
+    },
     {
       kind: 'dashboard',
       name: `dashboard (admin, ${s.heavyUser.username}), 90 days`,
@@ -159,8 +203,18 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
       path: `/api/data/self/?start_timestamp=${ranges.week[0]}&end_timestamp=${ranges.week[1]}&default_time=hour`,
       caller: 'heavy-user',
     },
-    { kind: 'usage', name: 'user list (used quota, requests)', path: '/api/user/?p=1&page_size=10', caller: 'admin' },
-    { kind: 'usage', name: 'token list (heaviest user, used quota)', path: '/api/token/?p=1&size=10', caller: 'heavy-user' },
+    {
+      kind: 'usage',
+      name: 'user list (used quota, requests)',
+      path: '/api/user/?p=1&page_size=10',
+      caller: 'admin',
+    },
+    {
+      kind: 'usage',
+      name: 'token list (heaviest user, used quota)',
+      path: '/api/token/?p=1&size=10',
+      caller: 'heavy-user',
+    },
   );
   return queries;
 }

@@ -13,7 +13,13 @@ export interface FillOutcome {
 
 const BATCH = 10_000;
 
-export async function fillLogs(fill: LogFill, world: World, rows: number, now: number, progress: (line: string) => void): Promise<FillOutcome> {
+export async function fillLogs(
+  fill: LogFill,
+  world: World,
+  rows: number,
+  now: number,
+  progress: (line: string) => void,
+): Promise<FillOutcome> {
   const started = performance.now();
   const totals = emptyTotals();
   const plan = { rows, from: now - 90 * 86400, to: now - 60 };

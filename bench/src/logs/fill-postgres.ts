@@ -83,14 +83,18 @@ export async function openPostgresFill(dsn: string): Promise<LogFill> {
             });
             return `(${marks.join(',')})`;
           });
-          const updates = columns.filter((c) => c !== 'id').map((c) => `${quoted(c)} = excluded.${quoted(c)}`);
+          const updates = columns
+            .filter((c) => c !== 'id')
+            .map((c) => `${quoted(c)} = excluded.${quoted(c)}`);
           await client.query(
             `INSERT INTO ${table} (${columns.map(quoted).join(',')}) VALUES ${tuples.join(',')}
              ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
             params,
           );
         }
-        await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
+        await client.query(
+          `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`,
+        );
       }
     },
     async finish() {

@@ -16,7 +16,9 @@ export function openSqliteFill(path: string): LogFill {
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
   const indexes = db
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL`)
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL`,
+    )
     .all() as Array<{ name: string; sql: string }>;
   for (const index of indexes) db.exec(`DROP INDEX ${quoted(index.name)}`);
   const rowsPerStatement = 50;
@@ -24,7 +26,9 @@ export function openSqliteFill(path: string): LogFill {
   const insertMany = db.prepare(
     `INSERT INTO logs (${LOG_COLUMNS.map(quoted).join(',')}) VALUES ${Array(rowsPerStatement).fill(placeholders).join(',')}`,
   );
-  const insertOne = db.prepare(`INSERT INTO logs (${LOG_COLUMNS.map(quoted).join(',')}) VALUES ${placeholders}`);
+  const insertOne = db.prepare(
+    `INSERT INTO logs (${LOG_COLUMNS.map(quoted).join(',')}) VALUES ${placeholders}`,
+  );
   const values = new Array<unknown>(rowsPerStatement * LOG_COLUMNS.length);
   const insertBatch = db.transaction((batch: LogBatch) => {
     const columns = LOG_COLUMNS.map((column) => batch[column] as unknown[]);

@@ -97,9 +97,19 @@ export function typeOf(u: number): number {
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
-/** yyyyMMddHHmmss (UTC) of a time in seconds, as request ids begin. */
+let cachedDay = -1;
+let cachedDayText = '';
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** yyyyMMddHHmmss (UTC) of a time in seconds, as request ids begin (the date part cached per day). */
 export function requestIdPrefix(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  const day = Math.floor(seconds / 86400);
+  if (day !== cachedDay) {
+    cachedDay = day;
+    cachedDayText = new Date(day * 86400_000).toISOString().slice(0, 10).replace(/-/g, '');
+  }
+  const inDay = seconds - day * 86400;
+  return `${cachedDayText}${two(Math.floor(inDay / 3600))}${two(Math.floor((inDay % 3600) / 60))}${two(inDay % 60)}`;
 }
 
 function emptyBatch(): LogBatch {
@@ -126,7 +136,8 @@ export function* generateLogBatches(
   let buckets = new Map<string, QuotaBucket>();
   let prefixSecond = -1;
   let prefix = '';
-  const add = (map: Map<number, number>, key: number, value: number) => map.set(key, (map.get(key) ?? 0) + value);
+  const add = (map: Map<number, number>, key: number, value: number) =>
+    map.set(key, (map.get(key) ?? 0) + value);
   for (let i = 0; i < plan.rows; i++) {
     const at = plan.rows === 1 ? plan.to : plan.from + Math.floor((i * span) / (plan.rows - 1));
     const userIndex = pick(world.userCumulative, random());
@@ -196,7 +207,9 @@ export function* generateLogBatches(
         });
       }
     } else if (type === LogType.Error) {
-      batch.content.push(`status_code=500, upstream error: bad_response_status_code (request id ${requestId})`);
+      batch.content.push(
+        `status_code=500, upstream error: bad_response_status_code (request id ${requestId})`,
+      );
       batch.other.push(`{"error_type":"upstream_error","status_code":500,"request_id":"${requestId}"}`);
     } else {
       batch.content.push(type === LogType.Topup ? '通过兑换码充值 $10.000000 额度' : '管理员操作');

@@ -121,7 +121,18 @@ const FAMILIES = [
 /** Model names: families, then dated and suffixed variants (popular families first). */
 export function modelNames(count: number): string[] {
   const names: string[] = [];
-  const suffixes = ['', '-2024-08-06', '-latest', '-preview', '-0613', '-20241022', '-thinking', '-search', '-v2', '-turbo'];
+  const suffixes = [
+    '',
+    '-2024-08-06',
+    '-latest',
+    '-preview',
+    '-0613',
+    '-20241022',
+    '-thinking',
+    '-search',
+    '-v2',
+    '-turbo',
+  ];
   for (const suffix of suffixes) {
     for (const family of FAMILIES) {
       if (names.length === count) return names;

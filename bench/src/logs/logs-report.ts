@@ -42,7 +42,14 @@ export function renderDatabaseSection(current: LogsBenchResult, before: LogsBenc
   const header = ['Query', 'Rows', 'n', 'p50 ms', 'p95 ms', 'Verdict'];
   if (before) header.push('Before: p50 ms', 'Before: p95 ms');
   const rows = current.timings.map((timing) => {
-    const cells = [timing.name, rowsCell(timing), String(timing.samples), ms(timing.p50Ms), ms(timing.p95Ms), verdict(timing)];
+    const cells = [
+      timing.name,
+      rowsCell(timing),
+      String(timing.samples),
+      ms(timing.p50Ms),
+      ms(timing.p95Ms),
+      verdict(timing),
+    ];
     if (before) {
       const old = earlier.get(timing.name);
       cells.push(old && !old.error ? ms(old.p50Ms) : '–', old && !old.error ? ms(old.p95Ms) : '–');
@@ -62,7 +69,9 @@ export function renderDatabaseSection(current: LogsBenchResult, before: LogsBenc
       `other processes used ${current.load.otherCpuPercent.toFixed(0)}% of the machine while measuring.`,
     '',
     `${current.timings.length - slow} of ${current.timings.length} queries at p95 ≤ ${TARGET_P95_MS} ms.` +
-      (before ? ` "Before" is commit ${before.machine.commit} on ${before.rows.toLocaleString('en-US')} rows.` : ''),
+      (before
+        ? ` "Before" is commit ${before.machine.commit} on ${before.rows.toLocaleString('en-US')} rows.`
+        : ''),
     '',
     table(header, rows),
   ];
@@ -71,7 +80,8 @@ export function renderDatabaseSection(current: LogsBenchResult, before: LogsBenc
 
 export function renderLogsReport(results: LogsBenchResult[]): string {
   const current = results.filter((result) => result.label !== 'before');
-  const baseline = (database: string) => results.find((r) => r.label === 'before' && r.database === database) ?? null;
+  const baseline = (database: string) =>
+    results.find((r) => r.label === 'before' && r.database === database) ?? null;
   const machine = current[0]?.machine ?? results[0]?.machine;
   const lines = [
     '# Logs at scale',

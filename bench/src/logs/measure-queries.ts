@@ -38,7 +38,11 @@ interface Answer {
   data?: unknown;
 }
 
-async function call(baseUrl: string, query: ConsoleQuery, headers: Headers): Promise<{ ms: number; answer: Answer; status: number }> {
+async function call(
+  baseUrl: string,
+  query: ConsoleQuery,
+  headers: Headers,
+): Promise<{ ms: number; answer: Answer; status: number }> {
   const started = performance.now();
   const response = await fetch(`${baseUrl}${query.path}`, { headers: headers[query.caller] });
   const text = await response.text();
@@ -56,7 +60,10 @@ function rowsOf(data: unknown): { rows: number | null; capped?: boolean } {
   if (Array.isArray(data)) return { rows: data.length };
   if (data && typeof data === 'object' && 'total' in data) {
     const page = data as { total: number; total_capped?: boolean };
-    return { rows: Number(page.total), ...(page.total_capped !== undefined && { capped: page.total_capped }) };
+    return {
+      rows: Number(page.total),
+      ...(page.total_capped !== undefined && { capped: page.total_capped }),
+    };
   }
   return { rows: null };
 }
@@ -70,16 +77,33 @@ export async function measureQuery(
   const base = { kind: query.kind, name: query.name, path: query.path };
   const first = await call(baseUrl, query, headers);
   if (first.status !== 200 || first.answer.success === false) {
-    return { ...base, samples: 0, p50Ms: Number.NaN, p95Ms: Number.NaN, rows: null, error: `HTTP ${first.status}: ${first.answer.message ?? ''}` };
+    return {
+      ...base,
+      samples: 0,
+      p50Ms: Number.NaN,
+      p95Ms: Number.NaN,
+      rows: null,
+      error: `HTTP ${first.status}: ${first.answer.message ?? ''}`,
+    };
   }
   const spent = { ms: first.ms };
-  for (let i = 1; i < options.warmup && spent.ms < options.budgetMs / 4; i++) spent.ms += (await call(baseUrl, query, headers)).ms;
+  for (let i = 1; i < options.warmup && spent.ms < options.budgetMs / 4; i++)
+    spent.ms += (await call(baseUrl, query, headers)).ms;
   const times: number[] = [];
   let timedMs = 0;
-  while (times.length < options.samples && (times.length < options.minSamples || timedMs < options.budgetMs)) {
+  while (
+    times.length < options.samples &&
+    (times.length < options.minSamples || timedMs < options.budgetMs)
+  ) {
     const { ms } = await call(baseUrl, query, headers);
     times.push(ms);
     timedMs += ms;
   }
-  return { ...base, samples: times.length, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95), ...rowsOf(first.answer.data) };
+  return {
+    ...base,
+    samples: times.length,
+    p50Ms: percentile(times, 50),
+    p95Ms: percentile(times, 95),
+    ...rowsOf(first.answer.data),
+  };
 }

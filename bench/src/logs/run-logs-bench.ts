@@ -16,13 +16,13 @@ import { machineInfo } from '../machine-info.ts';
 import { backgroundCpu, freePort, spawnProcess, stopAll, waitForHttp } from '../processes.ts';
 import { repositoryStartFlags } from '../start-flags.ts';
 import { buildSwitchyard, repositoryRoot } from '../targets.ts';
-import { accessTokenOf } from './console-rows.ts';
 import { consoleQueries, subjectsOf, timeRanges } from './console-queries.ts';
+import { accessTokenOf } from './console-rows.ts';
+import { fillLogs } from './fill-logs.ts';
 import { openPostgresFill } from './fill-postgres.ts';
 import { openSqliteFill } from './fill-sqlite.ts';
-import { fillLogs } from './fill-logs.ts';
-import { type LogsBenchResult, renderLogsReport, verdict } from './logs-report.ts';
 import { buildWorld, FULL_WORLD } from './log-world.ts';
+import { type LogsBenchResult, renderLogsReport, verdict } from './logs-report.ts';
 import { DEFAULT_MEASURE, measureQuery, type QueryTiming } from './measure-queries.ts';
 import { waitForLogAggregates } from './wait-for-log-aggregates.ts';
 
@@ -34,6 +34,7 @@ interface Options {
   skipBuild: boolean;
   postgresUrl: string;
   only: string | null;
+  budgetMs: number;
 }
 
 function readOptions(argv: string[]): Options {
@@ -42,7 +43,8 @@ function readOptions(argv: string[]): Options {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const database = value('--database') ?? process.env.BENCH_DATABASE ?? 'sqlite';
-  if (database !== 'sqlite' && database !== 'postgres') throw new Error(`--database must be sqlite or postgres, got ${database}`);
+  if (database !== 'sqlite' && database !== 'postgres')
+    throw new Error(`--database must be sqlite or postgres, got ${database}`);
   const rows = Number((value('--rows') ?? '10000000').replace(/_/g, ''));
   if (!Number.isInteger(rows) || rows < 1000) throw new Error('--rows must be an integer ≥ 1000');
   return {
@@ -53,6 +55,7 @@ function readOptions(argv: string[]): Options {
     skipBuild: argv.includes('--skip-build'),
     postgresUrl: process.env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
     only: value('--only') ?? null,
+    budgetMs: Number(value('--budget-ms') ?? DEFAULT_MEASURE.budgetMs),
   };
 }
 
@@ -84,13 +87,18 @@ async function freshPostgres(adminUrl: string): Promise<void> {
 async function postgresSize(dsn: string): Promise<number> {
   const client = new pg.Client({ connectionString: dsn });
   await client.connect();
-  const { rows } = await client.query<{ size: string }>('SELECT pg_database_size(current_database()) AS size');
+  const { rows } = await client.query<{ size: string }>(
+    'SELECT pg_database_size(current_database()) AS size',
+  );
   await client.end();
   return Number(rows[0]?.size ?? 0);
 }
 
 function sqliteSize(path: string): number {
-  return ['', '-wal'].reduce((sum, suffix) => sum + (existsSync(path + suffix) ? statSync(path + suffix).size : 0), 0);
+  return ['', '-wal'].reduce(
+    (sum, suffix) => sum + (existsSync(path + suffix) ? statSync(path + suffix).size : 0),
+    0,
+  );
 }
 
 function serverEnv(options: Options): Record<string, string> {
@@ -113,10 +121,18 @@ function serverEnv(options: Options): Record<string, string> {
 /** Starts the built server as `npm start` does; the first start on an empty database runs the migrations and creates root. */
 async function startServer(options: Options) {
   const port = await freePort();
-  const child = spawnProcess('Switchyard', process.execPath, [...repositoryStartFlags(repositoryRoot), 'apps/server/dist/main.js'], {
-    cwd: repositoryRoot,
-    env: { ...serverEnv(options), PORT: String(port) },
-  });
+  const child = spawnProcess(
+    'Switchyard',
+    process.execPath,
+    [
+      ...repositoryStartFlags(repositoryRoot),
+      process.env.BENCH_SWITCHYARD_MAIN || 'apps/server/dist/main.js',
+    ],
+    {
+      cwd: repositoryRoot,
+      env: { ...serverEnv(options), PORT: String(port) },
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   // A migration that builds an index on a filled table may take minutes.
   await waitForHttp(child, `${url}/api/status`, 30 * 60_000);
@@ -134,12 +150,22 @@ async function fillFresh(options: Options): Promise<FilledTable> {
   const server = await startServer(options);
   await server.child.stop();
   const world = buildWorld(FULL_WORLD);
-  const fill = options.database === 'sqlite' ? openSqliteFill(sqlitePath) : await openPostgresFill(postgresDsn(options.postgresUrl));
+  const fill =
+    options.database === 'sqlite'
+      ? openSqliteFill(sqlitePath)
+      : await openPostgresFill(postgresDsn(options.postgresUrl));
   log(`filling ${options.rows.toLocaleString('en-US')} rows`);
   try {
     const outcome = await fillLogs(fill, world, options.rows, Math.floor(Date.now() / 1000), log);
-    const sizeBytes = options.database === 'sqlite' ? sqliteSize(sqlitePath) : await postgresSize(postgresDsn(options.postgresUrl));
-    return { rows: options.rows, requestId: outcome.requestId, fill: { seconds: outcome.seconds, indexSeconds: outcome.indexSeconds, sizeBytes } };
+    const sizeBytes =
+      options.database === 'sqlite'
+        ? sqliteSize(sqlitePath)
+        : await postgresSize(postgresDsn(options.postgresUrl));
+    return {
+      rows: options.rows,
+      requestId: outcome.requestId,
+      fill: { seconds: outcome.seconds, indexSeconds: outcome.indexSeconds, sizeBytes },
+    };
   } catch (error) {
     await fill.close();
     throw error;
@@ -154,7 +180,8 @@ async function login(url: string): Promise<{ cookie: string; id: number }> {
   });
   const answer = (await response.json()) as { success: boolean; message?: string; data?: { id: number } };
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  if (!answer.success || !answer.data || cookie === '') throw new Error(`root login failed: ${answer.message}`);
+  if (!answer.success || !answer.data || cookie === '')
+    throw new Error(`root login failed: ${answer.message}`);
   return { cookie, id: answer.data.id };
 }
 
@@ -169,11 +196,14 @@ function loadResults(): LogsBenchResult[] {
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   mkdirSync(DATA_DIRECTORY, { recursive: true });
-  buildSwitchyard({ switchyardMode: 'dist', skipBuild: options.skipBuild } as Parameters<typeof buildSwitchyard>[0]);
+  buildSwitchyard({ switchyardMode: 'dist', skipBuild: options.skipBuild } as Parameters<
+    typeof buildSwitchyard
+  >[0]);
   const descriptionPath = join(DATA_DIRECTORY, `${options.database}.json`);
   let table: FilledTable;
   if (options.reuse) {
-    if (!existsSync(descriptionPath)) throw new Error(`--reuse: no filled ${options.database} table (${descriptionPath})`);
+    if (!existsSync(descriptionPath))
+      throw new Error(`--reuse: no filled ${options.database} table (${descriptionPath})`);
     table = { ...(JSON.parse(readFileSync(descriptionPath, 'utf8')) as FilledTable), fill: null };
   } else {
     table = await fillFresh(options);
@@ -193,14 +223,21 @@ async function main(): Promise<void> {
     'median-user': userHeaders(subjects.medianUser.id),
     'token-key': {},
   };
-  const queries = consoleQueries(subjects, timeRanges(new Date())).filter((q) => !options.only || q.name.includes(options.only));
+  const queries = consoleQueries(subjects, timeRanges(new Date())).filter(
+    (q) => !options.only || q.name.includes(options.only),
+  );
   const loadAtStart = loadavg()[0]!;
   const others = backgroundCpu(machineInfo({ switchyardMode: 'dist' }).cores);
   const timings: QueryTiming[] = [];
   for (const query of queries) {
-    const timing = await measureQuery(server.url, query, headers, DEFAULT_MEASURE);
+    const timing = await measureQuery(server.url, query, headers, {
+      ...DEFAULT_MEASURE,
+      budgetMs: options.budgetMs,
+    });
     timings.push(timing);
-    log(`  ${timing.name}: p50 ${timing.p50Ms.toFixed(1)} ms, p95 ${timing.p95Ms.toFixed(1)} ms (n=${timing.samples}, rows ${timing.rows}) ${verdict(timing)}`);
+    log(
+      `  ${timing.name}: p50 ${timing.p50Ms.toFixed(1)} ms, p95 ${timing.p95Ms.toFixed(1)} ms (n=${timing.samples}, rows ${timing.rows}) ${verdict(timing)}`,
+    );
   }
   const result: LogsBenchResult = {
     database: options.database,
@@ -216,7 +253,10 @@ async function main(): Promise<void> {
   if (options.only) return;
   mkdirSync(resultsDirectory, { recursive: true });
   const suffix = options.label === 'current' ? '' : `-${options.label}`;
-  writeFileSync(join(resultsDirectory, `logs-${options.database}${suffix}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(
+    join(resultsDirectory, `logs-${options.database}${suffix}.json`),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
   writeFileSync(join(repositoryRoot, 'docs/logs-at-scale.md'), renderLogsReport(loadResults()));
   log('wrote docs/logs-at-scale.md');
 }
