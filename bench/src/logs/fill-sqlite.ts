@@ -69,7 +69,7 @@ export function openSqliteFill(path: string): LogFill {
     },
     async finish() {
       for (const index of indexes) db.exec(index.sql);
-      db.exec('ANALYZE');
+      // No ANALYZE: the server never runs it, so SQLite plans without statistics there too.
       db.pragma('journal_mode = WAL');
       db.close();
     },

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { readCpuMs } from '../processes.ts';
 import { emptyTotals, generateLogBatches, LOG_COLUMNS, type LogBatch } from './log-rows.ts';
 import { buildWorld, FULL_WORLD } from './log-world.ts';
-import { readCpuMs } from '../processes.ts';
 import { percentile } from './percentile.ts';
 
 type IndexSet = Array<[string, string[]]>;
@@ -66,7 +66,15 @@ function ownCpuMs(): number {
 
 function rowsOf(count: number, from: number): LogBatch[] {
   const world = buildWorld(FULL_WORLD);
-  return [...generateLogBatches(world, { rows: count, from, to: from + count }, 100, emptyTotals(), () => undefined)];
+  return [
+    ...generateLogBatches(
+      world,
+      { rows: count, from, to: from + count },
+      100,
+      emptyTotals(),
+      () => undefined,
+    ),
+  ];
 }
 
 interface Target {
@@ -120,7 +128,25 @@ async function postgresTarget(adminUrl: string): Promise<Target> {
   await client.connect();
   const { rows: backend } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const backendPid = backend[0]!.pid;
-  const types = ['int4', 'int8', 'int4', 'text', 'text', 'text', 'text', 'int8', 'int4', 'int4', 'int4', 'int4', 'int4', 'int4', 'text', 'text', 'text'];
+  const types = [
+    'int4',
+    'int8',
+    'int4',
+    'text',
+    'text',
+    'text',
+    'text',
+    'int8',
+    'int4',
+    'int4',
+    'int4',
+    'int4',
+    'int4',
+    'int4',
+    'text',
+    'text',
+    'text',
+  ];
   return {
     cpuMs: () => ownCpuMs() + readCpuMs(backendPid),
     async insert(table, batch) {
@@ -150,15 +176,24 @@ async function main(): Promise<void> {
   const rows = Number(option('--rows', '200000'));
   const rounds = Number(option('--rounds', '3'));
   const prefill = Number(option('--prefill', '500000'));
-  const target = kind === 'sqlite' ? sqliteTarget() : await postgresTarget(process.env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres');
+  const target =
+    kind === 'sqlite'
+      ? sqliteTarget()
+      : await postgresTarget(
+          process.env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
+        );
   const start = 1_700_000_000;
   const seedRows = rowsOf(prefill, start);
-  const roundRows = Array.from({ length: rounds }, (_, round) => rowsOf(rows, start + prefill + round * rows));
+  const roundRows = Array.from({ length: rounds }, (_, round) =>
+    rowsOf(rows, start + prefill + round * rows),
+  );
   const tables = INDEX_SETS.map((_, i) => `logs_set${i}`);
   for (const [i, [, indexes]] of INDEX_SETS.entries()) {
     await target.exec(TABLE_SQL(tables[i]!, kind));
     for (const [name, columns] of indexes) {
-      await target.exec(`CREATE INDEX ${tables[i]}_${name} ON ${tables[i]} (${columns.map(quoted).join(',')})`);
+      await target.exec(
+        `CREATE INDEX ${tables[i]}_${name} ON ${tables[i]} (${columns.map(quoted).join(',')})`,
+      );
     }
     for (const batch of seedRows) await target.insert(tables[i]!, batch);
   }
@@ -175,17 +210,23 @@ async function main(): Promise<void> {
       perRow[i]!.push(((performance.now() - started) * 1000) / rows);
       cpuPerRow[i]!.push(((target.cpuMs() - cpu) * 1000) / rows);
     }
-    process.stdout.write(`round ${round + 1}: ${order.map((i) => `${INDEX_SETS[i]![0]} ${perRow[i]!.at(-1)!.toFixed(2)} µs`).join(', ')}\n`);
+    process.stdout.write(
+      `round ${round + 1}: ${order.map((i) => `${INDEX_SETS[i]![0]} ${perRow[i]!.at(-1)!.toFixed(2)} µs`).join(', ')}\n`,
+    );
   }
   await target.close();
-  process.stdout.write(`\n${kind}: median µs per row appended (${rounds} rounds of ${rows} rows, tables pre-filled with ${prefill}):\n`);
+  process.stdout.write(
+    `\n${kind}: median µs per row appended (${rounds} rounds of ${rows} rows, tables pre-filled with ${prefill}):\n`,
+  );
   const line = (label: string, samples: number[][]) => {
     const base = percentile(samples[0]!, 50);
     process.stdout.write(`${label}\n`);
     for (const [i, [name]] of INDEX_SETS.entries()) {
       const median = percentile(samples[i]!, 50);
       const delta = median - base;
-      process.stdout.write(`  ${name}: ${median.toFixed(2)} µs (${delta >= 0 ? '+' : ''}${delta.toFixed(2)} µs, ${((delta / base) * 100).toFixed(1)}%)\n`);
+      process.stdout.write(
+        `  ${name}: ${median.toFixed(2)} µs (${delta >= 0 ? '+' : ''}${delta.toFixed(2)} µs, ${((delta / base) * 100).toFixed(1)}%)\n`,
+      );
     }
   };
   line('CPU time (writer process and database backend):', cpuPerRow);

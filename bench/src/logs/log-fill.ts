@@ -7,7 +7,10 @@ export interface LogFill {
   insertBuckets(buckets: QuotaBucket[]): Promise<void>;
   /** Inserts (or replaces, by id) rows of the main tables: users, tokens, channels. */
   insertConsoleRows(tables: Array<[string, Row[]]>): Promise<void>;
-  /** Re-creates the indexes dropped for the fill, refreshes the planner's statistics, closes. */
+  /**
+   * Re-creates the indexes dropped for the fill and closes; PostgreSQL also analyzes the tables
+   * (its autovacuum would), SQLite does not (the server never does).
+   */
   finish(): Promise<void>;
   close(): Promise<void>;
 }
