@@ -35,6 +35,9 @@ interface Options {
   postgresUrl: string;
   only: string | null;
   budgetMs: number;
+  minSamples: number;
+  /** Kinds of query left out (e.g. stat,dashboard for a quick baseline of the lists). */
+  skip: string[];
 }
 
 function readOptions(argv: string[]): Options {
@@ -56,10 +59,13 @@ function readOptions(argv: string[]): Options {
     postgresUrl: process.env.BENCH_POSTGRES_URL?.trim() || 'postgres://postgres@127.0.0.1:5432/postgres',
     only: value('--only') ?? null,
     budgetMs: Number(value('--budget-ms') ?? DEFAULT_MEASURE.budgetMs),
+    minSamples: Number(value('--min-samples') ?? DEFAULT_MEASURE.minSamples),
+    skip: (value('--skip') ?? '').split(',').filter(Boolean),
   };
 }
 
-const DATA_DIRECTORY = join(tmpdir(), 'switchyard-bench-logs');
+/** Where the SQLite file and the filled tables' descriptions live (BENCH_LOGS_DIR to keep two). */
+const DATA_DIRECTORY = process.env.BENCH_LOGS_DIR?.trim() || join(tmpdir(), 'switchyard-bench-logs');
 const POSTGRES_DATABASE = 'bench_logs';
 const resultsDirectory = join(repositoryRoot, 'bench/results');
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -233,6 +239,8 @@ async function main(): Promise<void> {
     const timing = await measureQuery(server.url, query, headers, {
       ...DEFAULT_MEASURE,
       budgetMs: options.budgetMs,
+      minSamples: options.minSamples,
+      warmup: Math.min(DEFAULT_MEASURE.warmup, options.minSamples),
     });
     timings.push(timing);
     log(
