@@ -60,7 +60,7 @@ export function renderDatabaseSection(current: LogsBenchResult, before: LogsBenc
   const fill = current.fill
     ? `Filled in ${Math.round(current.fill.seconds)} s (of which ${Math.round(current.fill.indexSeconds)} s re-creating the logs indexes); ` +
       `${(current.fill.sizeBytes / 2 ** 30).toFixed(1)} GiB on disk.`
-    : 'Measured on a table filled by an earlier run.';
+    : 'Measured on the table an earlier run filled (`--reuse`); the log migrations the server ran at start built their indexes on it.';
   const lines = [
     `## ${DATABASE_WORDS[current.database]}: ${current.rows.toLocaleString('en-US')} rows`,
     '',

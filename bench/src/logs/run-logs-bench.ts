@@ -1,5 +1,6 @@
 /**
  * `npm run bench:logs -- [--database sqlite|postgres] [--rows N] [--label before] [--reuse] [--skip-build]`
+ * (`--render-only`: re-render docs/logs-at-scale.md from the saved results)
  *
  * Fills a fresh database (schema from the built server's own migrations) with N log rows (10M by
  * default), starts the real server on it, and times the console's log, stat, dashboard and usage
@@ -201,6 +202,11 @@ function loadResults(): LogsBenchResult[] {
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
+  if (process.argv.includes('--render-only')) {
+    writeFileSync(join(repositoryRoot, 'docs/logs-at-scale.md'), renderLogsReport(loadResults()));
+    log('wrote docs/logs-at-scale.md');
+    return;
+  }
   mkdirSync(DATA_DIRECTORY, { recursive: true });
   buildSwitchyard({ switchyardMode: 'dist', skipBuild: options.skipBuild } as Parameters<
     typeof buildSwitchyard

@@ -10,7 +10,7 @@ import { defaultLogFilters, LogFiltersForm } from '../components/log-filters-for
 import { LogStatBar } from '../components/log-stat-bar';
 import { LogTable } from '../components/log-table';
 
-/** A capped total as each language says it: 10,000 in English, 1万 in Chinese. */
+/** A capped total as each language writes it: 1,000 or 10,000 in English, 1000 or 1万 in Chinese. */
 export function formatCount(count: number, language: string): string {
   return language.startsWith('en')
     ? count.toLocaleString('en-US')
