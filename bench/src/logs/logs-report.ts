@@ -21,6 +21,8 @@ export interface LogsBenchResult {
   load: { loadAverage: [number, number]; otherCpuPercent: number };
   measuredAt: string;
   timings: QueryTiming[];
+  /** How the figures were put together when not by one uninterrupted run. */
+  note?: string;
 }
 
 const ms = (value: number) => (Number.isNaN(value) ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0));
@@ -72,6 +74,8 @@ export function renderDatabaseSection(current: LogsBenchResult, before: LogsBenc
       (before
         ? ` "Before" is commit ${before.machine.commit} on ${before.rows.toLocaleString('en-US')} rows.`
         : ''),
+    ...(current.note ? ['', current.note] : []),
+    ...(before?.note ? ['', `Before: ${before.note}`] : []),
     '',
     table(header, rows),
   ];

@@ -236,7 +236,7 @@ async function main(): Promise<void> {
     'token-key': {},
   };
   const queries = consoleQueries(subjects, timeRanges(new Date())).filter(
-    (q) => !options.only || q.name.includes(options.only),
+    (q) => (!options.only || q.name.includes(options.only)) && !options.skip.includes(q.kind),
   );
   const loadAtStart = loadavg()[0]!;
   const others = backgroundCpu(machineInfo({ switchyardMode: 'dist' }).cores);
