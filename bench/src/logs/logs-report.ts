@@ -68,7 +68,9 @@ export function renderDatabaseSection(current: LogsBenchResult, before: LogsBenc
     '',
     `Measured ${current.measuredAt} at commit ${current.machine.commit}. ${fill} ` +
       `Load average ${current.load.loadAverage[0].toFixed(2)} → ${current.load.loadAverage[1].toFixed(2)}; ` +
-      `other processes used ${current.load.otherCpuPercent.toFixed(0)}% of the machine while measuring.`,
+      (Number.isFinite(current.load.otherCpuPercent)
+        ? `other processes used ${current.load.otherCpuPercent.toFixed(0)}% of the machine while measuring.`
+        : 'the share of other processes was not recorded.'),
     '',
     `${current.timings.length - slow} of ${current.timings.length} queries at p95 ≤ ${TARGET_P95_MS} ms.` +
       (before
