@@ -211,7 +211,7 @@ async function main(): Promise<void> {
       cpuPerRow[i]!.push(((target.cpuMs() - cpu) * 1000) / rows);
     }
     process.stdout.write(
-      `round ${round + 1}: ${order.map((i) => `${INDEX_SETS[i]![0]} ${perRow[i]!.at(-1)!.toFixed(2)} µs`).join(', ')}\n`,
+      `round ${round + 1}: ${order.map((i) => `${INDEX_SETS[i]![0]} ${perRow[i]!.at(-1)!.toFixed(2)} µs (CPU ${cpuPerRow[i]!.at(-1)!.toFixed(2)} µs)`).join(', ')}\n`,
     );
   }
   await target.close();

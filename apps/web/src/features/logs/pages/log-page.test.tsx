@@ -110,7 +110,7 @@ describe('LogPage', () => {
     await screen.findByText('7');
   });
 
-  it('says when the total is capped, and searches by request id', async () => {
+  it('says when the total is capped, and searches by request id', { timeout: 90_000 }, async () => {
     const fetch = mockFetch({
       'GET /api/log/': ok({ items: [consume], page: 1, page_size: 10, total: 1000, total_capped: true }),
       'GET /api/log/stat': ok({ quota: 0, rpm: 0, tpm: 0 }),
