@@ -12,6 +12,7 @@ import * as sessionRevocations from './migrations/010-session-revocations.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 import * as dropLogModelIndex from './migrations/102-drop-log-model-index.ts';
 import * as logRetentionCursors from './migrations/103-log-retention-cursors.ts';
+import * as logListIndexes from './migrations/104-log-list-indexes.ts';
 
 const coreMigrations: Record<string, Migration> = {
   '001-core-tables': coreTables,
@@ -29,6 +30,7 @@ const logMigrations: Record<string, Migration> = {
   '101-log-tables': logTables,
   '102-drop-log-model-index': dropLogModelIndex,
   '103-log-retention-cursors': logRetentionCursors,
+  '104-log-list-indexes': logListIndexes,
 };
 
 /** Every migration this build knows, main and log; a database that records another is newer. */

@@ -30,15 +30,17 @@ describe('the logs table keeps only indexes its queries use', () => {
     await app.close();
   });
 
-  it('has the time, user, username, token, channel and group indexes, and no model index (migration 102)', async () => {
+  it('has the time index and one (filter column, created_at) index per list filter (migration 104)', async () => {
     expect(await logIndexes(app)).toEqual([
-      'idx_logs_channel_id',
+      'idx_logs_channel_created',
       'idx_logs_created_at_type',
-      'idx_logs_group',
-      'idx_logs_token_id',
-      'idx_logs_token_name',
+      'idx_logs_group_created',
+      'idx_logs_model_created',
+      'idx_logs_token_created',
+      'idx_logs_token_name_created',
+      'idx_logs_type_created',
       'idx_logs_user_created',
-      'idx_logs_username',
+      'idx_logs_username_created',
     ]);
   });
 

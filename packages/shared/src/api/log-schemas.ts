@@ -7,7 +7,8 @@ import { QueryInteger } from './query-integer.ts';
  *
  * Routes:
  * - `GET /api/log/` (admin) and `GET /api/log/self/` (own rows): LogListQuery →
- *   `data: {items, page, page_size, total}` (LogPage), newest first (created_at, then id).
+ *   `data: {items, page, page_size, total, total_capped}` (LogPage), newest first (created_at,
+ *   then id). `request_id=` finds the row of one request.
  * - `GET /api/log/stat` (admin) and `GET /api/log/self/stat`: LogFilterQuery → `data: LogStat`.
  * - `GET /api/log/export` (admin): LogExportQuery → the filtered list as a CSV file.
  * - `GET /api/log/search?keyword=` (admin) and `GET /api/log/self/search?keyword=`: at most
@@ -49,11 +50,15 @@ export const LogFilterQuery = Type.Object({
 });
 export type LogFilterQuery = Static<typeof LogFilterQuery>;
 
-/** LogFilterQuery plus paging: `p` from 1 (clamped), `page_size` 1..100 (default 10). */
+/**
+ * LogFilterQuery plus paging: `p` from 1 (clamped), `page_size` 1..100 (default 10), and
+ * `request_id` (exact; combined with the other filters).
+ */
 export const LogListQuery = Type.Object({
   ...LogFilterQuery.properties,
   p: QueryInteger(),
   page_size: QueryInteger(),
+  request_id: Type.Optional(Type.String({ maxLength: 128 })),
 });
 export type LogListQuery = Static<typeof LogListQuery>;
 
@@ -125,8 +130,18 @@ export interface LogPage {
   items: LogView[];
   page: number;
   page_size: number;
+  /** Matching rows, counted up to LOG_TOTAL_CAP: when there are more, the cap, and `total_capped`. */
   total: number;
+  /** True when more rows than `total` match (the count stopped at the cap). */
+  total_capped?: boolean;
 }
+
+/**
+ * The most rows a log list counts (its `total`); more is answered as this, with `total_capped`.
+ * Counting stops there because reaching it is what costs: a filter whose rows are a few percent of
+ * the rows its index walks reads ten times as many to count 10,000 (ADR-46).
+ */
+export const LOG_TOTAL_CAP = 1_000;
 
 /**
  * `data` of the stat routes.

@@ -3,8 +3,10 @@ import {
   LOG_RECENT_MAX_ROWS,
   LogFilterQuery,
   LogListQuery,
+  type LogPage,
   LogSearchQuery,
   type LogStat,
+  type LogView,
   TokenLogQuery,
   TokenStatus,
 } from '@switchyard/shared';
@@ -22,6 +24,22 @@ import { quotaDataRoutes } from './quota-data-routes.ts';
 
 /** Seconds counted by the stat routes' rpm and tpm. */
 const RATE_WINDOW_SECONDS = 60;
+
+/** A list's filters: the stat filters plus an exact request id. */
+function listFilterOf(query: LogListQuery, userId: number | null): LogFilter {
+  const requestId = query.request_id?.trim() ?? '';
+  return requestId === '' ? filterOf(query, userId) : { ...filterOf(query, userId), requestId };
+}
+
+/** The page fields of a list answer; `total_capped` is an extra field (new-api's console pages by `total`). */
+function pageOf(
+  items: LogView[],
+  result: { total: number; capped: boolean },
+  page: number,
+  pageSize: number,
+): LogPage {
+  return { items, page, page_size: pageSize, total: result.total, total_capped: result.capped };
+}
 
 async function statOf(logs: LogRepository, filter: LogFilter): Promise<LogStat> {
   const since = Math.floor(Date.now() / 1000) - RATE_WINDOW_SECONDS;
@@ -65,15 +83,18 @@ export async function logRoutes(app: FastifyInstance): Promise<void> {
   app.get('/log/', { ...admin, schema: { querystring: LogListQuery } }, async (request) => {
     const query = request.query as LogListQuery;
     const { page, pageSize, offset } = readPaging(query);
-    const result = await logs.listPage(filterOf(query, null), { offset, limit: pageSize });
-    return ok({ items: await adminViews(result.items), page, page_size: pageSize, total: result.total });
+    const result = await logs.listPage(listFilterOf(query, null), { offset, limit: pageSize });
+    return ok(pageOf(await adminViews(result.items), result, page, pageSize));
   });
 
   app.get('/log/self', { ...user, schema: { querystring: LogListQuery } }, async (request) => {
     const query = request.query as LogListQuery;
     const { page, pageSize, offset } = readPaging(query);
-    const result = await logs.listPage(filterOf(query, currentUser(request).id), { offset, limit: pageSize });
-    return ok({ items: result.items.map(toSelfLogView), page, page_size: pageSize, total: result.total });
+    const result = await logs.listPage(listFilterOf(query, currentUser(request).id), {
+      offset,
+      limit: pageSize,
+    });
+    return ok(pageOf(result.items.map(toSelfLogView), result, page, pageSize));
   });
 
   app.get('/log/stat', { ...admin, schema: { querystring: LogFilterQuery } }, async (request) =>

@@ -25,10 +25,19 @@ export function filterParams(filters: LogFilters, admin: boolean): Record<string
   return params;
 }
 
-/** GET /api/log/ (admin, every row) or GET /api/log/self/ (own rows) → {items, page, page_size, total}. */
+/**
+ * GET /api/log/ (admin, every row) or GET /api/log/self/ (own rows) → {items, page, page_size,
+ * total, total_capped}.
+ */
 export function getLogs(query: LogListQuery, admin: boolean, signal?: AbortSignal): Promise<LogPage> {
+  const requestId = query.requestId.trim();
   return apiClient.get<LogPage>(admin ? '/api/log/' : '/api/log/self/', {
-    query: { ...filterParams(query, admin), p: query.page, page_size: query.pageSize },
+    query: {
+      ...filterParams(query, admin),
+      ...(requestId !== '' && { request_id: requestId }),
+      p: query.page,
+      page_size: query.pageSize,
+    },
     ...(signal ? { signal } : {}),
   });
 }

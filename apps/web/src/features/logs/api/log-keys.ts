@@ -20,4 +20,6 @@ export interface LogFilters {
   username: string;
   /** Admin only: a channel id as typed ('' = any). */
   channel: string;
+  /** A request id ('' = any); lists only (the stat routes have no such filter). */
+  requestId: string;
 }

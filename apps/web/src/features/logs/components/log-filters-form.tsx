@@ -12,6 +12,7 @@ interface FormValues {
   group: string;
   username: string;
   channel: string;
+  requestId: string;
   type: number;
 }
 
@@ -24,6 +25,7 @@ export function defaultLogFilters(now = dayjs()): LogFilters {
     group: '',
     username: '',
     channel: '',
+    requestId: '',
     start: now.startOf('day').unix(),
     end: now.add(1, 'hour').unix(),
   };
@@ -36,6 +38,7 @@ const toForm = (filters: LogFilters): FormValues => ({
   group: filters.group,
   username: filters.username,
   channel: filters.channel,
+  requestId: filters.requestId,
   type: filters.type,
 });
 
@@ -46,11 +49,12 @@ const fromForm = (values: FormValues): LogFilters => ({
   group: values.group ?? '',
   username: values.username ?? '',
   channel: (values.channel ?? '').replace(/\D/g, ''),
+  requestId: values.requestId ?? '',
   start: values.range?.[0]?.unix() ?? 0,
   end: values.range?.[1]?.unix() ?? 0,
 });
 
-/** Time range, token, model, group, (admin) channel and user, and the type filter. */
+/** Time range, token, model, group, (admin) channel and user, request id, and the type filter. */
 export function LogFiltersForm({
   admin,
   initial,
@@ -93,6 +97,9 @@ export function LogFiltersForm({
           </Form.Item>
         </>
       ) : null}
+      <Form.Item name="requestId" {...field}>
+        <Input allowClear aria-label={t('filters.requestId')} placeholder={t('filters.requestId')} />
+      </Form.Item>
       <Form.Item name="type" {...field}>
         <Select
           aria-label={t('filters.type')}

@@ -109,6 +109,33 @@ describe('LogPage', () => {
     fireEvent.click(screen.getByLabelText('查看用户 alice 的信息'));
     await screen.findByText('7');
   });
+
+  it('says when the total is capped, and searches by request id', { timeout: 90_000 }, async () => {
+    const fetch = mockFetch({
+      'GET /api/log/': ok({ items: [consume], page: 1, page_size: 10, total: 1000, total_capped: true }),
+      'GET /api/log/stat': ok({ quota: 0, rpm: 0, tpm: 0 }),
+    });
+    renderWithProviders(<LogPage />, { user: adminUser, route: '/log' });
+    await screen.findByText('1000+ 条');
+    fireEvent.change(screen.getByLabelText('请求 ID'), {
+      target: { value: ' 20261207120000123456789abcdefgh ' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: /查\s?询/ }));
+    await waitFor(() => {
+      const last = fetch.calls('GET /api/log/').at(-1);
+      expect(last?.url.searchParams.get('request_id')).toBe('20261207120000123456789abcdefgh');
+    });
+    expect(fetch.calls('GET /api/log/stat').at(-1)?.url.searchParams.has('request_id')).toBe(false);
+  });
+
+  it('shows an exact total as a count of rows', async () => {
+    mockFetch({
+      'GET /api/log/self/': ok({ items: [consume], page: 1, page_size: 10, total: 1, total_capped: false }),
+      'GET /api/log/self/stat': ok({ quota: 0, rpm: 0, tpm: 0 }),
+    });
+    renderWithProviders(<LogPage />, { user: normalUser, route: '/log' });
+    await screen.findByText('共 1 条');
+  });
 });
 
 describe('LogPage export', () => {

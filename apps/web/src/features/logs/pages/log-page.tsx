@@ -11,9 +11,16 @@ import { defaultLogFilters, LogFiltersForm } from '../components/log-filters-for
 import { LogStatBar } from '../components/log-stat-bar';
 import { LogTable } from '../components/log-table';
 
+/** A capped total as each language writes it: 1,000 or 10,000 in English, 1000 or 1万 in Chinese. */
+export function formatCount(count: number, language: string): string {
+  return language.startsWith('en')
+    ? count.toLocaleString('en-US')
+    : new Intl.NumberFormat('zh-CN', { notation: 'compact' }).format(count);
+}
+
 /** /log — usage logs: filters, totals, expandable rows; admins see every user's rows and can export them. */
 export function LogPage() {
-  const { t } = useTranslation('logs');
+  const { t, i18n } = useTranslation('logs');
   const user = useSessionUser();
   const admin = isAdminRole(user?.role ?? 0);
   const [filters, setFilters] = useState<LogFilters>(() => defaultLogFilters());
@@ -51,7 +58,13 @@ export function LogPage() {
         logs={query.data?.items ?? []}
         admin={admin}
         loading={query.isFetching}
-        pagination={pagination(query.data?.total ?? 0)}
+        pagination={{
+          ...pagination(query.data?.total ?? 0),
+          showTotal: (total) =>
+            query.data?.total_capped
+              ? t('list.totalCapped', { rows: formatCount(total, i18n.language) })
+              : t('list.total', { count: total }),
+        }}
       />
     </Card>
   );
