@@ -11,6 +11,7 @@ import * as sqliteLogJournal from './migrations/009-sqlite-log-journal.ts';
 import * as sessionRevocations from './migrations/010-session-revocations.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 import * as dropLogModelIndex from './migrations/102-drop-log-model-index.ts';
+import * as logRollups from './migrations/103-log-rollups.ts';
 
 const coreMigrations: Record<string, Migration> = {
   '001-core-tables': coreTables,
@@ -27,6 +28,7 @@ const coreMigrations: Record<string, Migration> = {
 const logMigrations: Record<string, Migration> = {
   '101-log-tables': logTables,
   '102-drop-log-model-index': dropLogModelIndex,
+  '103-log-rollups': logRollups,
 };
 
 /** Every migration this build knows, main and log; a database that records another is newer. */

@@ -3,6 +3,7 @@ import type { AppServices } from '../app-services.ts';
 import { startChannelMonitor } from '../channels/channel-monitor.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { QuotaDataRecorder } from '../logs/quota-data-recorder.ts';
+import { LogRollupJob } from '../logs/rollup/log-rollup-job.ts';
 import { QuotaDataRepository } from '../logs/quota-data-repository.ts';
 import type { OptionStore } from '../options/option-store.ts';
 import { startTaskPoller } from '../tasks/task-poller.ts';
@@ -32,6 +33,8 @@ export function startQuotaData(
  *   refunds failed tasks through the ledger and writes log rows.
  * - `option-sync`: every SYNC_FREQUENCY, options are read again (changes made by other nodes
  *   without Redis).
+ * - `log-rollup`: the consume-log aggregates the stat routes read (logs/rollup/), master only;
+ *   it reads and writes the log database alone, so it needs nothing but the databases.
  */
 export function startBackgroundJobs(services: AppServices, lifecycle: AppLifecycle, log: FastifyBaseLogger) {
   const timers = services.config.nodeType === 'master';
@@ -43,6 +46,11 @@ export function startBackgroundJobs(services: AppServices, lifecycle: AppLifecyc
     needs: ['ledger', 'log-writer', 'bus'],
     close: startTaskPoller(services, log, { timers }),
   });
+  if (timers) {
+    const rollup = new LogRollupJob(services.logDatabase.db, services.logDatabase.kind, log);
+    rollup.start();
+    lifecycle.register('log-rollup', { close: () => rollup.stop() });
+  }
   const sync = setInterval(() => {
     services.options.reload().catch((error: unknown) => log.warn({ err: error }, 'option sync failed'));
   }, services.config.syncFrequencySeconds * 1000);

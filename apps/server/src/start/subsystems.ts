@@ -13,7 +13,7 @@ import { Lifecycle } from '../lib/lifecycle.ts';
  *   ledger's upkeep (start/ledger-upkeep.ts).
  * - `settlement-writer`, `log-writer`, `ledger`, `relay`: the relay runtime and its writers
  *   (relay/create-relay-runtime.ts).
- * - `quota-data`, `option-sync`, `channel-monitor`, `task-poller`: background jobs
+ * - `quota-data`, `option-sync`, `channel-monitor`, `task-poller`, `log-rollup`: background jobs
  *   (start/background-jobs.ts).
  * - `demo-upstream`: the offline mock of `--demo` (demo/demo-mode.ts).
  *
@@ -36,6 +36,7 @@ export type SubsystemName =
   | 'option-sync'
   | 'channel-monitor'
   | 'task-poller'
+  | 'log-rollup'
   | 'demo-upstream';
 
 export type AppLifecycle = Lifecycle<SubsystemName>;
