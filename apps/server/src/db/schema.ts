@@ -227,6 +227,16 @@ export interface QuotaDataTable {
   quota: Generated<number>;
 }
 
+/** quota_data summed per model and hour (the dashboard's all-user view). */
+export interface QuotaDataModelTable {
+  id: Generated<number>;
+  model_name: Generated<string>;
+  created_at: Generated<number>;
+  token_used: Generated<number>;
+  count: Generated<number>;
+  quota: Generated<number>;
+}
+
 export interface SetupTable {
   id: Generated<number>;
   version: string;
@@ -311,6 +321,7 @@ export interface Database {
   tasks: TaskTable;
   top_ups: TopUpTable;
   quota_data: QuotaDataTable;
+  quota_data_models: QuotaDataModelTable;
   setups: SetupTable;
   verifications: VerificationTable;
   reservations: ReservationTable;

@@ -102,7 +102,9 @@ export async function logRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.get('/log/self/stat', { ...user, schema: { querystring: LogFilterQuery } }, async (request) =>
-    ok(await statOf(logs, logDatabase.db, filterOf(request.query as LogFilterQuery, currentUser(request).id))),
+    ok(
+      await statOf(logs, logDatabase.db, filterOf(request.query as LogFilterQuery, currentUser(request).id)),
+    ),
   );
 
   app.get('/log/search', { ...admin, schema: { querystring: LogSearchQuery } }, async (request) => {

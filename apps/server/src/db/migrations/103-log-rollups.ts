@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import { dialectOf, notNullDefault } from './column-types.ts';
+import type { Kysely } from 'kysely';
+import { notNullDefault } from './column-types.ts';
 
 /**
  * The consume-log aggregates (logs/rollup/): `log_rollups`, sums of count, quota and tokens per
@@ -10,7 +10,6 @@ import { dialectOf, notNullDefault } from './column-types.ts';
  * own indexes. Written only by the master's roll-up job, never by a relay call.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const kind = dialectOf(db);
   const s = db.schema;
   await s
     .createTable('log_rollups')
@@ -41,7 +40,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       'channel_id',
       'group',
     ])
-    .$call((table) => (kind === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table))
     .execute();
   await s
     .createIndex('idx_log_rollups_username')

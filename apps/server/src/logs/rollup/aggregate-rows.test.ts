@@ -31,7 +31,9 @@ describe('aggregateRows', () => {
 
   it('blanks the columns a grain does not keep and splits the ones it does', () => {
     const increments = aggregateRows([row(1, 5 * HOUR + 1), row(2, 6 * HOUR + 1, { model_name: 'claude' })]);
-    const models = increments.filter((i) => i.grain === 2 && i.span === HOUR);
+    const models = increments
+      .filter((i) => i.grain === 2 && i.span === HOUR)
+      .sort((a, b) => a.bucket - b.bucket);
     expect(models.map((i) => [i.bucket, i.model_name, i.user_id, i.token_name, i.count])).toEqual([
       [5 * HOUR, 'gpt-4o', 0, '', 1],
       [6 * HOUR, 'claude', 0, '', 1],
@@ -47,7 +49,9 @@ describe('aggregateRows', () => {
         count: 2,
       }),
     ]);
-    const full = increments.filter((i) => i.grain === 6);
+    const full = increments
+      .filter((i) => i.grain === 6)
+      .sort((a, b) => a.model_name.localeCompare(b.model_name));
     expect(
       full.map((i) => [i.user_id, i.username, i.token_name, i.model_name, i.channel_id, i.group]),
     ).toEqual([
@@ -58,7 +62,12 @@ describe('aggregateRows', () => {
 
   it('keeps types apart and answers nothing for no rows', () => {
     const increments = aggregateRows([row(1, 0), row(2, 0, { type: 1 })]);
-    expect(increments.filter((i) => i.grain === 1 && i.span === HOUR).map((i) => [i.type, i.count])).toEqual([
+    expect(
+      increments
+        .filter((i) => i.grain === 1 && i.span === HOUR)
+        .map((i) => [i.type, i.count])
+        .sort((a, b) => a[0]! - b[0]!),
+    ).toEqual([
       [1, 1],
       [2, 1],
     ]);

@@ -38,8 +38,7 @@ const keep = (dimensions: readonly RollupDimension[], column: RollupDimension) =
 
 /**
  * Sums rows into the increments of every grain and span: one increment per distinct key, the
- * columns a grain does not keep set to 0 or ''. Increments come out sorted by key, so concurrent
- * upserts would lock rows in the same order.
+ * columns a grain does not keep set to 0 or ''.
  */
 export function aggregateRows(rows: readonly RollupSourceRow[]): RollupIncrement[] {
   const sums = new Map<string, RollupIncrement>();
@@ -53,52 +52,42 @@ export function aggregateRows(rows: readonly RollupSourceRow[]): RollupIncrement
     const group = keep(d, 'group');
     for (const span of grain.spans) {
       for (const row of rows) {
-        const createdAt = Number(row.created_at);
-        const increment: RollupIncrement = {
-          grain: grain.id,
-          span,
-          bucket: Math.floor(createdAt / span) * span,
-          type: Number(row.type),
-          user_id: userId ? Number(row.user_id) : 0,
-          username: username ? row.username : '',
-          token_name: tokenName ? row.token_name : '',
-          model_name: modelName ? row.model_name : '',
-          channel_id: channelId ? Number(row.channel_id) : 0,
-          group: group ? row.group : '',
-          count: 1,
-          quota: Number(row.quota),
-          prompt_tokens: Number(row.prompt_tokens),
-          completion_tokens: Number(row.completion_tokens),
-        };
-        const key = keyOf(increment);
+        const bucket = Math.floor(Number(row.created_at) / span) * span;
+        const type = Number(row.type);
+        const u = userId ? Number(row.user_id) : 0;
+        const name = username ? row.username : '';
+        const token = tokenName ? row.token_name : '';
+        const model = modelName ? row.model_name : '';
+        const channel = channelId ? Number(row.channel_id) : 0;
+        const g = group ? row.group : '';
+        // NUL cannot occur in the text columns' values as written, so the key is unambiguous.
+        const key = `${grain.id}\u0000${span}\u0000${bucket}\u0000${type}\u0000${u}\u0000${name}\u0000${token}\u0000${model}\u0000${channel}\u0000${g}`;
         const current = sums.get(key);
         if (current === undefined) {
-          sums.set(key, increment);
+          sums.set(key, {
+            grain: grain.id,
+            span,
+            bucket,
+            type,
+            user_id: u,
+            username: name,
+            token_name: token,
+            model_name: model,
+            channel_id: channel,
+            group: g,
+            count: 1,
+            quota: Number(row.quota),
+            prompt_tokens: Number(row.prompt_tokens),
+            completion_tokens: Number(row.completion_tokens),
+          });
           continue;
         }
         current.count += 1;
-        current.quota += increment.quota;
-        current.prompt_tokens += increment.prompt_tokens;
-        current.completion_tokens += increment.completion_tokens;
+        current.quota += Number(row.quota);
+        current.prompt_tokens += Number(row.prompt_tokens);
+        current.completion_tokens += Number(row.completion_tokens);
       }
     }
   }
-  return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
-}
-
-/** The primary key of log_rollups as one string (numbers padded so string order is key order). */
-function keyOf(i: RollupIncrement): string {
-  const pad = (n: number) => String(n).padStart(16, '0');
-  return [
-    pad(i.grain),
-    pad(i.span),
-    pad(i.user_id),
-    pad(i.bucket),
-    pad(i.type),
-    i.username,
-    i.token_name,
-    i.model_name,
-    pad(i.channel_id),
-    i.group,
-  ].join('\u0000');
+  return [...sums.values()];
 }

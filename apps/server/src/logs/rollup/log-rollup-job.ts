@@ -33,7 +33,7 @@ export interface LogRollupTiming {
 
 export function rollupTimingFor(kind: DatabaseKind): LogRollupTiming {
   return {
-    batchRows: kind === 'sqlite' ? 2000 : 5000,
+    batchRows: kind === 'sqlite' ? 500 : 5000,
     pauseMs: 50,
     idleMs: 2000,
     settleMs: kind === 'sqlite' ? 0 : 30_000,

@@ -2,7 +2,7 @@ import { LogType } from '@switchyard/shared';
 import type { Kysely } from 'kysely';
 import type { LogFilter } from '../../db/repositories/log-repository.ts';
 import type { Database } from '../../db/schema.ts';
-import { addSums, type LogSums, NO_SUMS, sumBuckets, sumRawRows } from './log-sums.ts';
+import { addSums, type LogSums, NO_SUMS, overlap, spanAfter, sumBuckets, sumRawRows } from './log-sums.ts';
 import { splitRange, type TimeRange } from './range-split.ts';
 import { rolledUpThrough } from './rolled-up-through.ts';
 import { grainFor } from './rollup-grains.ts';
@@ -32,11 +32,24 @@ export async function sumLogs(db: Kysely<Database>, filter: LogFilter): Promise<
     const before = await rolledUpThrough(db);
     const parts = await Promise.all([
       ...split.buckets.map((segment) => sumBuckets(db, grain, segment, filter, type)),
-      split.covered ? sumRawRows(db, filter, type, split.covered, before) : NO_SUMS,
+      split.covered ? sumPastWatermark(db, filter, type, split.covered, before) : NO_SUMS,
     ]);
     if ((await rolledUpThrough(db)) !== before) continue;
     return [...parts, ...(await edges)].reduce(addSums, NO_SUMS);
   }
   await edges;
   return sumRawRows(db, filter, type, range);
+}
+
+/** Sums of the rows in `covered` the roll-up has not counted (id past the watermark). */
+async function sumPastWatermark(
+  db: Kysely<Database>,
+  filter: LogFilter,
+  type: number,
+  covered: TimeRange,
+  watermark: number,
+): Promise<LogSums> {
+  const span = await spanAfter(db, watermark);
+  const range = span === null ? null : overlap(covered, span);
+  return range === null ? NO_SUMS : sumRawRows(db, filter, type, range, watermark);
 }
