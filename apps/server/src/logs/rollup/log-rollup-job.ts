@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseKind } from '../../config/env.ts';
+import { ConfigError, type DatabaseKind } from '../../config/env.ts';
 import type { Database } from '../../db/schema.ts';
 import { aggregateRows } from './aggregate-rows.ts';
 import { rolledUpThrough } from './rolled-up-through.ts';
@@ -31,12 +31,27 @@ export interface LogRollupTiming {
   settleMs: number;
 }
 
-export function rollupTimingFor(kind: DatabaseKind): LogRollupTiming {
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, least: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < least) {
+    throw new ConfigError(`${name} must be an integer of at least ${least}, got "${raw}"`);
+  }
+  return value;
+}
+
+/**
+ * The roll-up's timing for a database, from LOG_ROLLUP_BATCH_ROWS, LOG_ROLLUP_PAUSE_MS,
+ * LOG_ROLLUP_IDLE_MS and LOG_ROLLUP_SETTLE_MS when set (tests shorten them). SQLite batches are
+ * small: each one runs on the connection the relay's settlements use.
+ */
+export function rollupTimingFor(kind: DatabaseKind, env: NodeJS.ProcessEnv = process.env): LogRollupTiming {
   return {
-    batchRows: kind === 'sqlite' ? 500 : 5000,
-    pauseMs: 50,
-    idleMs: 2000,
-    settleMs: kind === 'sqlite' ? 0 : 30_000,
+    batchRows: whole(env, 'LOG_ROLLUP_BATCH_ROWS', kind === 'sqlite' ? 500 : 5000, 1),
+    pauseMs: whole(env, 'LOG_ROLLUP_PAUSE_MS', 50, 0),
+    idleMs: whole(env, 'LOG_ROLLUP_IDLE_MS', 2000, 1),
+    settleMs: whole(env, 'LOG_ROLLUP_SETTLE_MS', kind === 'sqlite' ? 0 : 30_000, 0),
   };
 }
 
