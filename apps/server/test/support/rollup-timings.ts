@@ -8,6 +8,7 @@
 import type { DatabaseKind } from '../../src/config/env.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
+import { sumQuotaDataIntoModels } from '../../src/db/migrations/011-quota-data-models.ts';
 import { type LogFilter, LogRepository } from '../../src/db/repositories/log-repository.ts';
 import { QuotaDataRepository } from '../../src/logs/quota-data-repository.ts';
 import { LogRollupJob } from '../../src/logs/rollup/log-rollup-job.ts';
@@ -41,6 +42,13 @@ if (Number(existing?.n ?? 0) === 0) {
   console.log(`fill: ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
+const models = await handle.db.selectFrom('quota_data_models').select('id').limit(1).execute();
+if (models.length === 0) {
+  const t0 = Date.now();
+  await sumQuotaDataIntoModels(handle.db as never);
+  console.log(`quota_data_models filled from quota_data in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
 const job = new LogRollupJob(
   handle.db,
   handle.kind,
@@ -53,6 +61,7 @@ const job = new LogRollupJob(
   },
 );
 const r0 = Date.now();
+const cpu0 = process.cpuUsage();
 const from = await rolledUpThrough(handle.db);
 let batches = 0;
 const batchTimes: number[] = [];
@@ -66,6 +75,10 @@ for (;;) {
 }
 const through = await rolledUpThrough(handle.db);
 const seconds = (Date.now() - r0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+console.log(
+  `roll-up CPU of this process: ${((cpu.user + cpu.system) / Math.max(1, through - from)).toFixed(1)} µs per row`,
+);
 console.log(
   `roll-up: ${through - from} ids in ${seconds.toFixed(0)} s (${((through - from) / Math.max(seconds, 0.001)).toFixed(0)} rows/s), batch of 5000 p50 ${pct(batchTimes, 50).toFixed(0)} ms p95 ${pct(batchTimes, 95).toFixed(0)} ms`,
 );

@@ -24,15 +24,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('quota_data_models')
     .columns(['created_at', 'model_name'])
     .execute();
-  await sql`INSERT INTO quota_data_models (model_name, created_at, token_used, count, quota)
-    SELECT model_name, created_at, sum(token_used), sum(count), sum(quota) FROM quota_data
-    GROUP BY model_name, created_at`.execute(db);
+  await sumQuotaDataIntoModels(db);
   await s
     .createIndex('idx_quota_data_username_created')
     .ifNotExists()
     .on('quota_data')
     .columns(['username', 'created_at'])
     .execute();
+}
+
+/**
+ * Fills an empty quota_data_models from quota_data (here, and for a benchmark that writes
+ * quota_data directly into a migrated database).
+ */
+export async function sumQuotaDataIntoModels(db: Kysely<unknown>): Promise<void> {
+  await sql`INSERT INTO quota_data_models (model_name, created_at, token_used, count, quota)
+    SELECT model_name, created_at, sum(token_used), sum(count), sum(quota) FROM quota_data
+    GROUP BY model_name, created_at`.execute(db);
 }
 
 export async function down(): Promise<void> {
