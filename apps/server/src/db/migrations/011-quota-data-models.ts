@@ -4,8 +4,9 @@ import { dialectOf, notNullDefault, withIdColumn } from './column-types.ts';
 /**
  * The dashboard's all-user view: `quota_data_models`, quota_data summed per model and hour, kept
  * by the same flush that writes quota_data (logs/quota-data-repository.ts), filled here from the
- * quota_data already there (an adopted new-api database's history). quota_data gets an index on
- * (username, created_at) for the admin's per-user view.
+ * quota_data already there (an adopted new-api database's history). quota_data gets indexes on
+ * (user_id, created_at) and (username, created_at) for the per-user views: the unique
+ * (user_id, model_name, created_at) index would read every hour of a user's history for a week.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const kind = dialectOf(db);
@@ -25,6 +26,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['created_at', 'model_name'])
     .execute();
   await sumQuotaDataIntoModels(db);
+  await s
+    .createIndex('idx_quota_data_user_created')
+    .ifNotExists()
+    .on('quota_data')
+    .columns(['user_id', 'created_at'])
+    .execute();
   await s
     .createIndex('idx_quota_data_username_created')
     .ifNotExists()
