@@ -112,12 +112,15 @@ export async function sumBuckets(
 /**
  * The created_at span of the rows past the watermark, read along the primary key. The stat reads
  * those rows' sums with its covered range narrowed to this span, so the created_at index (if the
- * planner takes it rather than the id range) scans seconds of rows, not the whole range.
+ * planner takes it rather than the id range) scans seconds of rows, not the whole range. The count
+ * keeps PostgreSQL from answering min and max by walking the created_at index, filtering on id,
+ * through every row when none is past the watermark.
  */
 export async function spanAfter(db: Kysely<Database>, idAfter: number): Promise<TimeRange | null> {
   const row = await db
     .selectFrom('logs')
     .select((eb) => [
+      eb.fn.countAll<number | string>().as('rows'),
       eb.fn.min<number | string | null>('created_at').as('first'),
       eb.fn.max<number | string | null>('created_at').as('last'),
     ])
