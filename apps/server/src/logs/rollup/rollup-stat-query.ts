@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { addSums, type LogSums, NO_SUMS, overlap, spanAfter, sumBuckets, sumRawRows } from './log-sums.ts';
 import { splitRange, type TimeRange } from './range-split.ts';
 import { rolledUpThrough } from './rolled-up-through.ts';
-import { grainFor } from './rollup-grains.ts';
+import { grainFor, HOUR } from './rollup-grains.ts';
 
 /** Reads of the aggregates before falling back to raw rows when the roll-up keeps moving. */
 const ATTEMPTS = 4;
@@ -27,7 +27,9 @@ export async function sumLogs(db: Kysely<Database>, filter: LogFilter): Promise<
   const grain = grainFor(filter);
   if (grain === null) return sumRawRows(db, filter, type, range);
   const split = splitRange(range, grain.spans);
-  const edges = Promise.all(split.edges.map((edge) => sumRawRows(db, filter, type, edge)));
+  // Edges of an hourly grain span less than an hour; those of a daily one name a user or token.
+  const short = grain.spans.includes(HOUR) && !filter.userId;
+  const edges = Promise.all(split.edges.map((edge) => sumRawRows(db, filter, type, edge, undefined, short)));
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const before = await rolledUpThrough(db);
     const parts = await Promise.all([
