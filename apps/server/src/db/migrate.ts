@@ -9,10 +9,12 @@ import * as mysqlLedgerGroup from './migrations/007-mysql-ledger-group.ts';
 import * as sqliteReservationsClustered from './migrations/008-sqlite-reservations-clustered.ts';
 import * as sqliteLogJournal from './migrations/009-sqlite-log-journal.ts';
 import * as sessionRevocations from './migrations/010-session-revocations.ts';
+import * as quotaDataModels from './migrations/011-quota-data-models.ts';
 import * as logTables from './migrations/101-log-tables.ts';
 import * as dropLogModelIndex from './migrations/102-drop-log-model-index.ts';
 import * as logRetentionCursors from './migrations/103-log-retention-cursors.ts';
 import * as logListIndexes from './migrations/104-log-list-indexes.ts';
+import * as logRollups from './migrations/105-log-rollups.ts';
 
 const coreMigrations: Record<string, Migration> = {
   '001-core-tables': coreTables,
@@ -25,12 +27,14 @@ const coreMigrations: Record<string, Migration> = {
   '008-sqlite-reservations-clustered': sqliteReservationsClustered,
   '009-sqlite-log-journal': sqliteLogJournal,
   '010-session-revocations': sessionRevocations,
+  '011-quota-data-models': quotaDataModels,
 };
 const logMigrations: Record<string, Migration> = {
   '101-log-tables': logTables,
   '102-drop-log-model-index': dropLogModelIndex,
   '103-log-retention-cursors': logRetentionCursors,
   '104-log-list-indexes': logListIndexes,
+  '105-log-rollups': logRollups,
 };
 
 /** Every migration this build knows, main and log; a database that records another is newer. */

@@ -135,6 +135,30 @@ export interface LogTable {
   other: string | null;
 }
 
+/** Sums of consume-log columns per grain and bucket of time (logs/rollup/, log database). */
+export interface LogRollupTable {
+  grain: number;
+  span: number;
+  user_id: Generated<number>;
+  bucket: number;
+  type: Generated<number>;
+  username: Generated<string>;
+  token_name: Generated<string>;
+  model_name: Generated<string>;
+  channel_id: Generated<number>;
+  group: Generated<string>;
+  count: Generated<number>;
+  quota: Generated<number>;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+}
+
+/** One row (id 1): the highest logs.id counted in log_rollups. */
+export interface LogRollupStateTable {
+  id: number;
+  rolled_up_through: Generated<number>;
+}
+
 export interface MidjourneyTable {
   id: Generated<number>;
   code: Generated<number>;
@@ -196,6 +220,16 @@ export interface QuotaDataTable {
   id: Generated<number>;
   user_id: Generated<number>;
   username: Generated<string>;
+  model_name: Generated<string>;
+  created_at: Generated<number>;
+  token_used: Generated<number>;
+  count: Generated<number>;
+  quota: Generated<number>;
+}
+
+/** quota_data summed per model and hour (the dashboard's all-user view). */
+export interface QuotaDataModelTable {
+  id: Generated<number>;
   model_name: Generated<string>;
   created_at: Generated<number>;
   token_used: Generated<number>;
@@ -288,10 +322,13 @@ export interface Database {
   redemptions: RedemptionTable;
   logs: LogTable;
   log_retention_cursors: LogRetentionCursorTable;
+  log_rollups: LogRollupTable;
+  log_rollup_state: LogRollupStateTable;
   midjourneys: MidjourneyTable;
   tasks: TaskTable;
   top_ups: TopUpTable;
   quota_data: QuotaDataTable;
+  quota_data_models: QuotaDataModelTable;
   setups: SetupTable;
   verifications: VerificationTable;
   reservations: ReservationTable;

@@ -59,6 +59,15 @@ export class QuotaDataRecorder {
     return this.buckets.size;
   }
 
+  /**
+   * The increments recorded here and not yet written (the dashboard adds them, so the current
+   * period shows before the next flush). A batch being written is in neither place for the length
+   * of its statement.
+   */
+  unflushed(): Iterable<QuotaDataIncrement> {
+    return this.buckets.values();
+  }
+
   private merge(increment: QuotaDataIncrement): void {
     const key = `${increment.userId}\u0000${increment.modelName}\u0000${increment.createdAt}`;
     const current = this.buckets.get(key);

@@ -1,7 +1,7 @@
 import type { QuotaDataBucket, QuotaDataRow } from '@switchyard/shared';
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { QuotaDataTable } from '../db/schema.ts';
+import type { Database, QuotaDataTable } from '../db/schema.ts';
 
 /** One user-model-hour bucket's increments. */
 export interface QuotaDataIncrement {
@@ -45,8 +45,9 @@ const toQuotaDataRow = (row: Selectable<QuotaDataTable>): QuotaDataRow => ({
 });
 
 /**
- * The quota_data table (dashboard aggregates, in the main database). Writes are additive UPSERTs
- * on the unique (user_id, model_name, created_at) bucket, so any number of nodes can flush the
+ * The quota_data table (dashboard aggregates, in the main database) and its per-model-hour sums
+ * (quota_data_models). Writes are additive UPSERTs on the unique (user_id, model_name, created_at)
+ * bucket and (created_at, model_name), so any number of nodes can flush the
  * same bucket at once without duplicate rows (the reference's SELECT-then-INSERT races).
  */
 export class QuotaDataRepository {
@@ -90,7 +91,33 @@ export class QuotaDataRepository {
     }
   }
 
+  /**
+   * Adds a chunk to quota_data and its per-model-hour sums to quota_data_models, in one
+   * transaction. On SQLite the two statements run synchronously on the shared connection (a
+   * Kysely transaction would hold the one write lock across awaits); when another transaction is
+   * open there, the chunk is refused as busy and retried.
+   */
   private async upsert(chunk: QuotaDataIncrement[]): Promise<void> {
+    const sqlite = this.handle.sqlite;
+    if (sqlite) {
+      if (sqlite.inTransaction) throw Object.assign(new Error('database busy'), { code: 'SQLITE_BUSY' });
+      const buckets = this.upsertBuckets(this.handle.db, chunk).compile();
+      const models = this.upsertModelHours(this.handle.db, sumPerModelHour(chunk)).compile();
+      sqlite
+        .transaction(() => {
+          sqlite.prepare(buckets.sql).run(...(buckets.parameters as unknown[]));
+          sqlite.prepare(models.sql).run(...(models.parameters as unknown[]));
+        })
+        .immediate();
+      return;
+    }
+    await this.handle.db.transaction().execute(async (trx) => {
+      await this.upsertBuckets(trx, chunk).execute();
+      await this.upsertModelHours(trx, sumPerModelHour(chunk)).execute();
+    });
+  }
+
+  private upsertBuckets(trx: Kysely<Database>, chunk: QuotaDataIncrement[]) {
     const values = chunk.map((entry) => ({
       user_id: entry.userId,
       username: entry.username,
@@ -100,28 +127,49 @@ export class QuotaDataRepository {
       quota: entry.quota,
       token_used: entry.tokenUsed,
     }));
-    const insert = this.handle.db.insertInto('quota_data').values(values);
+    const insert = trx.insertInto('quota_data').values(values);
     if (this.handle.kind === 'mysql') {
-      await insert
-        .onDuplicateKeyUpdate({
-          count: sql`${sql.ref('count')} + values(${sql.ref('count')})`,
-          quota: sql`${sql.ref('quota')} + values(${sql.ref('quota')})`,
-          token_used: sql`${sql.ref('token_used')} + values(${sql.ref('token_used')})`,
-          username: sql`values(${sql.ref('username')})`,
-        })
-        .execute();
-      return;
+      return insert.onDuplicateKeyUpdate({
+        count: sql`${sql.ref('count')} + values(${sql.ref('count')})`,
+        quota: sql`${sql.ref('quota')} + values(${sql.ref('quota')})`,
+        token_used: sql`${sql.ref('token_used')} + values(${sql.ref('token_used')})`,
+        username: sql`values(${sql.ref('username')})`,
+      });
     }
-    await insert
-      .onConflict((conflict) =>
-        conflict.columns(['user_id', 'model_name', 'created_at']).doUpdateSet((eb) => ({
-          count: eb('quota_data.count', '+', eb.ref('excluded.count')),
-          quota: eb('quota_data.quota', '+', eb.ref('excluded.quota')),
-          token_used: eb('quota_data.token_used', '+', eb.ref('excluded.token_used')),
-          username: eb.ref('excluded.username'),
-        })),
-      )
-      .execute();
+    return insert.onConflict((conflict) =>
+      conflict.columns(['user_id', 'model_name', 'created_at']).doUpdateSet((eb) => ({
+        count: eb('quota_data.count', '+', eb.ref('excluded.count')),
+        quota: eb('quota_data.quota', '+', eb.ref('excluded.quota')),
+        token_used: eb('quota_data.token_used', '+', eb.ref('excluded.token_used')),
+        username: eb.ref('excluded.username'),
+      })),
+    );
+  }
+
+  private upsertModelHours(trx: Kysely<Database>, sums: QuotaDataIncrement[]) {
+    const insert = trx.insertInto('quota_data_models').values(
+      sums.map((entry) => ({
+        model_name: entry.modelName,
+        created_at: entry.createdAt,
+        count: entry.count,
+        quota: entry.quota,
+        token_used: entry.tokenUsed,
+      })),
+    );
+    if (this.handle.kind === 'mysql') {
+      return insert.onDuplicateKeyUpdate({
+        count: sql`${sql.ref('count')} + values(${sql.ref('count')})`,
+        quota: sql`${sql.ref('quota')} + values(${sql.ref('quota')})`,
+        token_used: sql`${sql.ref('token_used')} + values(${sql.ref('token_used')})`,
+      });
+    }
+    return insert.onConflict((conflict) =>
+      conflict.columns(['created_at', 'model_name']).doUpdateSet((eb) => ({
+        count: eb('quota_data_models.count', '+', eb.ref('excluded.count')),
+        quota: eb('quota_data_models.quota', '+', eb.ref('excluded.quota')),
+        token_used: eb('quota_data_models.token_used', '+', eb.ref('excluded.token_used')),
+      })),
+    );
   }
 
   /** A user's buckets with hour start in [start, end], oldest first. */
@@ -152,20 +200,16 @@ export class QuotaDataRepository {
     return rows.map(toQuotaDataRow);
   }
 
-  /** Sums over all users per (model, hour) with hour start in [start, end], oldest first. */
+  /**
+   * Sums over all users per (model, hour) with hour start in [start, end], oldest first, from
+   * quota_data_models (kept with quota_data), so the answer reads one row per model and hour.
+   */
   async sumByModelAndHour(start: number, end: number): Promise<QuotaDataBucket[]> {
     const rows = await this.handle.db
-      .selectFrom('quota_data')
-      .select((eb) => [
-        'model_name',
-        'created_at',
-        eb.fn.sum<number | string>('count').as('count'),
-        eb.fn.sum<number | string>('quota').as('quota'),
-        eb.fn.sum<number | string>('token_used').as('token_used'),
-      ])
+      .selectFrom('quota_data_models')
+      .select(['model_name', 'created_at', 'count', 'quota', 'token_used'])
       .where('created_at', '>=', start)
       .where('created_at', '<=', end)
-      .groupBy(['model_name', 'created_at'])
       .orderBy('created_at')
       .orderBy('model_name')
       .execute();
@@ -180,4 +224,24 @@ export class QuotaDataRepository {
       token_used: Number(row.token_used),
     }));
   }
+}
+
+/** A chunk's increments summed per (model, hour), ordered like the unique index. */
+function sumPerModelHour(chunk: QuotaDataIncrement[]): QuotaDataIncrement[] {
+  const sums = new Map<string, QuotaDataIncrement>();
+  for (const entry of chunk) {
+    const key = `${entry.createdAt}\u0000${entry.modelName}`;
+    const current = sums.get(key);
+    if (current === undefined) {
+      sums.set(key, { ...entry, userId: 0, username: '' });
+      continue;
+    }
+    current.count += entry.count;
+    current.quota += entry.quota;
+    current.tokenUsed += entry.tokenUsed;
+  }
+  return [...sums.values()].sort(
+    (a, b) =>
+      a.createdAt - b.createdAt || (a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0),
+  );
 }

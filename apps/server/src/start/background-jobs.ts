@@ -7,6 +7,7 @@ import { QuotaDataRepository } from '../logs/quota-data-repository.ts';
 import { cleanupPacingFromEnv } from '../logs/retention/cleanup-pacing.ts';
 import { LogCleaner, type LogIdBound } from '../logs/retention/log-cleaner.ts';
 import { startLogRetentionJob } from '../logs/retention/log-retention-job.ts';
+import { LogRollupJob } from '../logs/rollup/log-rollup-job.ts';
 import type { OptionStore } from '../options/option-store.ts';
 import { startTaskPoller } from '../tasks/task-poller.ts';
 import type { AppLifecycle } from './subsystems.ts';
@@ -59,6 +60,8 @@ export function startLogCleanup(
  *   refunds failed tasks through the ledger and writes log rows.
  * - `option-sync`: every SYNC_FREQUENCY, options are read again (changes made by other nodes
  *   without Redis).
+ * - `log-rollup`: the consume-log aggregates the stat routes read (logs/rollup/), master only;
+ *   it reads and writes the log database alone, so it needs nothing but the databases.
  */
 export function startBackgroundJobs(services: AppServices, lifecycle: AppLifecycle, log: FastifyBaseLogger) {
   const timers = services.config.nodeType === 'master';
@@ -70,6 +73,11 @@ export function startBackgroundJobs(services: AppServices, lifecycle: AppLifecyc
     needs: ['ledger', 'log-writer', 'bus'],
     close: startTaskPoller(services, log, { timers }),
   });
+  if (timers) {
+    const rollup = new LogRollupJob(services.logDatabase.db, services.logDatabase.kind, log);
+    rollup.start();
+    lifecycle.register('log-rollup', { close: () => rollup.stop() });
+  }
   const sync = setInterval(() => {
     services.options.reload().catch((error: unknown) => log.warn({ err: error }, 'option sync failed'));
   }, services.config.syncFrequencySeconds * 1000);

@@ -10,6 +10,7 @@ import { LogRepository } from '../db/repositories/log-repository.ts';
 import { OptionRepository } from '../db/repositories/option-repository.ts';
 import { TokenRepository } from '../db/repositories/token-repository.ts';
 import { UserRepository } from '../db/repositories/user-repository.ts';
+import { rolledUpThrough } from '../logs/rollup/rolled-up-through.ts';
 import { createSmtpMailer } from '../mail/mailer.ts';
 import { metricsOf } from '../observability/gateway-metrics.ts';
 import { OptionStore } from '../options/option-store.ts';
@@ -63,7 +64,10 @@ export async function composeServices(
     lifecycle,
   });
   relay.quotaData = quotaData;
-  const logCleaner = startLogCleanup(config.nodeType, logDatabase, options, lifecycle, log);
+  // Clean-up never deletes a row the stat aggregates have not counted yet (ADR-49).
+  const logCleaner = startLogCleanup(config.nodeType, logDatabase, options, lifecycle, log, () =>
+    rolledUpThrough(logDatabase.db),
+  );
   await startLedgerUpkeep({
     config,
     database,

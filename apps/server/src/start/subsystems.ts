@@ -14,7 +14,7 @@ import { Lifecycle } from '../lib/lifecycle.ts';
  * - `settlement-writer`, `log-writer`, `ledger`, `relay`: the relay runtime and its writers
  *   (relay/create-relay-runtime.ts).
  * - `quota-data`, `option-sync`, `channel-monitor`, `task-poller`, `log-cleaner`,
- *   `log-retention`: background jobs (start/background-jobs.ts).
+ *   `log-retention`, `log-rollup`: background jobs (start/background-jobs.ts).
  * - `demo-upstream`: the offline mock of `--demo` (demo/demo-mode.ts).
  *
  * Metrics, the option store, repositories and session stores hold nothing to close.
@@ -38,6 +38,7 @@ export type SubsystemName =
   | 'task-poller'
   | 'log-cleaner'
   | 'log-retention'
+  | 'log-rollup'
   | 'demo-upstream';
 
 export type AppLifecycle = Lifecycle<SubsystemName>;

@@ -11,9 +11,12 @@ import {
   TokenStatus,
 } from '@switchyard/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guards.ts';
 import type { LogFilter, LogRepository, LogRow } from '../../db/repositories/log-repository.ts';
+import type { Database } from '../../db/schema.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
+import { sumLogs } from '../../logs/rollup/rollup-stat-query.ts';
 import { parseRelayKey } from '../../relay/stages/authenticate-token.ts';
 import { ok, readPaging } from '../envelope.ts';
 import { readChannelNames } from './channel-names.ts';
@@ -41,10 +44,11 @@ function pageOf(
   return { items, page, page_size: pageSize, total: result.total, total_capped: result.capped };
 }
 
-async function statOf(logs: LogRepository, filter: LogFilter): Promise<LogStat> {
+/** The quota sum from the aggregates (logs/rollup/), rpm and tpm from the last minute's rows. */
+async function statOf(logs: LogRepository, logDb: Kysely<Database>, filter: LogFilter): Promise<LogStat> {
   const since = Math.floor(Date.now() / 1000) - RATE_WINDOW_SECONDS;
-  const [quota, recent] = await Promise.all([logs.sumQuota(filter), logs.recentConsumption(filter, since)]);
-  return { quota, rpm: recent.requests, tpm: recent.tokens };
+  const [sums, recent] = await Promise.all([sumLogs(logDb, filter), logs.recentConsumption(filter, since)]);
+  return { quota: sums.quota, rpm: recent.requests, tpm: recent.tokens };
 }
 
 /** The token key of `GET /api/log/token`: `Authorization: Bearer sk-…`, else `?key=`. */
@@ -65,7 +69,7 @@ const invalidTokenKey = () => new GatewayError(ErrorCode.TokenInvalid, '无效�
  * Clearing old logs (`DELETE /api/log/`) lives with the options routes.
  */
 export async function logRoutes(app: FastifyInstance): Promise<void> {
-  const { logs, database, tokens } = app.services;
+  const { logs, database, logDatabase, tokens } = app.services;
   const admin = { onRequest: requireAdmin };
   const user = { onRequest: requireUser };
 
@@ -98,11 +102,13 @@ export async function logRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/log/stat', { ...admin, schema: { querystring: LogFilterQuery } }, async (request) =>
-    ok(await statOf(logs, filterOf(request.query as LogFilterQuery, null))),
+    ok(await statOf(logs, logDatabase.db, filterOf(request.query as LogFilterQuery, null))),
   );
 
   app.get('/log/self/stat', { ...user, schema: { querystring: LogFilterQuery } }, async (request) =>
-    ok(await statOf(logs, filterOf(request.query as LogFilterQuery, currentUser(request).id))),
+    ok(
+      await statOf(logs, logDatabase.db, filterOf(request.query as LogFilterQuery, currentUser(request).id)),
+    ),
   );
 
   app.get('/log/search', { ...admin, schema: { querystring: LogSearchQuery } }, async (request) => {

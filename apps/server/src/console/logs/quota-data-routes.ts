@@ -2,6 +2,7 @@ import { QUOTA_DATA_SELF_MAX_SPAN, QuotaDataQuery, queryInteger } from '@switchy
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guards.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
+import { unflushedWhere, withUnflushedRows, withUnflushedSums } from '../../logs/quota-data-live.ts';
 import { QuotaDataRepository } from '../../logs/quota-data-repository.ts';
 import { ok } from '../envelope.ts';
 
@@ -14,20 +15,33 @@ function rangeOf(query: QuotaDataQuery): { start: number; end: number } {
 
 /**
  * Dashboard data (quota_data, hourly buckets written by the QuotaDataRecorder):
- * - `GET /api/data/` (admin): sums per model and hour over all users (QuotaDataBucket[]); with
- *   `username=` that user's own buckets (QuotaDataRow[]).
+ * - `GET /api/data/` (admin): sums per model and hour over all users (QuotaDataBucket[], from
+ *   quota_data_models); with `username=` that user's own buckets (QuotaDataRow[]).
  * - `GET /api/data/self`: the caller's buckets (QuotaDataRow[]); the span may not exceed 30 days.
- * Buckets still in a node's memory appear after its next flush (DataExportInterval minutes).
+ * Each answer adds the increments this node recorded and has not flushed yet, so the current
+ * period shows at once; other nodes' unflushed increments appear after their next flush
+ * (DataExportInterval minutes).
  */
 export async function quotaDataRoutes(app: FastifyInstance): Promise<void> {
   const quotaData = new QuotaDataRepository(app.services.database);
+  const recorder = app.services.quotaData;
+  const inRange = (start: number, end: number) =>
+    unflushedWhere(recorder.unflushed(), (i) => i.createdAt >= start && i.createdAt <= end);
 
   app.get('/data/', { onRequest: requireAdmin, schema: { querystring: QuotaDataQuery } }, async (request) => {
     const query = request.query as QuotaDataQuery;
     const { start, end } = rangeOf(query);
     const username = query.username?.trim() ?? '';
-    if (username !== '') return ok(await quotaData.listByUsername(username, start, end));
-    return ok(await quotaData.sumByModelAndHour(start, end));
+    if (username !== '') {
+      const rows = await quotaData.listByUsername(username, start, end);
+      return ok(
+        withUnflushedRows(
+          rows,
+          unflushedWhere(inRange(start, end), (i) => i.username === username),
+        ),
+      );
+    }
+    return ok(withUnflushedSums(await quotaData.sumByModelAndHour(start, end), inRange(start, end)));
   });
 
   app.get(
@@ -36,7 +50,14 @@ export async function quotaDataRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const { start, end } = rangeOf(request.query as QuotaDataQuery);
       if (end - start > QUOTA_DATA_SELF_MAX_SPAN) throw invalidRequest('时间跨度不能超过 1 个月');
-      return ok(await quotaData.listByUser(currentUser(request).id, start, end));
+      const userId = currentUser(request).id;
+      const rows = await quotaData.listByUser(userId, start, end);
+      return ok(
+        withUnflushedRows(
+          rows,
+          unflushedWhere(inRange(start, end), (i) => i.userId === userId),
+        ),
+      );
     },
   );
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuotaDataRepository } from '../../../src/logs/quota-data-repository.ts';
 import { buildTestApp, type ConsoleClient, envelope, type TestApp } from '../../helper.ts';
 import { createChannel } from '../channels-support.ts';
 import { createUser, expectOk, expectRefused, ROOT_PASSWORD } from '../console-support.ts';
@@ -23,18 +24,10 @@ describe('console contract: site, settings, statistics and channel operations', 
     user = await t.login('site', 'password123');
     channelId = await createChannel(root, { name: 'site' });
     const hour = Math.floor(Date.now() / 3_600_000) * 3600;
-    await t.app.services.database.db
-      .insertInto('quota_data')
-      .values({
-        user_id: userId,
-        username: 'site',
-        model_name: 'gpt-4o',
-        created_at: hour,
-        count: 2,
-        quota: 30,
-        token_used: 40,
-      })
-      .execute();
+    // Written as the recorder's flush writes it: the bucket and its per-model-hour sum.
+    await new QuotaDataRepository(t.app.services.database).addAll([
+      { userId, username: 'site', modelName: 'gpt-4o', createdAt: hour, count: 2, quota: 30, tokenUsed: 40 },
+    ]);
   });
   afterAll(async () => t.close());
 

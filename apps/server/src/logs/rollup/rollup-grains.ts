@@ -1,0 +1,56 @@
+import type { LogFilter } from '../../db/repositories/log-repository.ts';
+
+export const HOUR = 3600;
+export const DAY = 86_400;
+
+/** The logs columns a stat filter can name, besides type and time (which every grain keeps). */
+export type RollupDimension = 'user_id' | 'username' | 'token_name' | 'model_name' | 'channel_id' | 'group';
+
+/** One way of summing consume rows: the columns kept, and the bucket lengths kept for it. */
+export interface RollupGrain {
+  id: number;
+  dimensions: readonly RollupDimension[];
+  /** Bucket lengths in seconds, longest first; each divides the one before it. */
+  spans: readonly number[];
+}
+
+/**
+ * The grains, smallest first; a stat query reads the first one that keeps every column its filter
+ * names. The narrow ones (per type, per model, per channel, per group) are small at any traffic,
+ * so they keep hours as well as days and a query reads raw rows only for the partial hours at its
+ * ends. The per-token grain (which also serves user and username filters) and the full grain (any
+ * combination of filters) grow with the number of tokens and of distinct calls, so they keep days
+ * only: their queries name a user or token, whose raw rows an index finds.
+ */
+export const ROLLUP_GRAINS: readonly RollupGrain[] = [
+  { id: 1, dimensions: [], spans: [DAY, HOUR] },
+  { id: 2, dimensions: ['model_name'], spans: [DAY, HOUR] },
+  { id: 3, dimensions: ['channel_id'], spans: [DAY, HOUR] },
+  { id: 4, dimensions: ['group'], spans: [DAY, HOUR] },
+  { id: 5, dimensions: ['user_id', 'username', 'token_name'], spans: [DAY] },
+  {
+    id: 6,
+    dimensions: ['user_id', 'username', 'token_name', 'model_name', 'channel_id', 'group'],
+    spans: [DAY],
+  },
+];
+
+/** The columns a filter names (besides type and time); null when no grain can answer it. */
+export function dimensionsOf(filter: LogFilter): RollupDimension[] | null {
+  if (filter.tokenId) return null;
+  const named: RollupDimension[] = [];
+  if (filter.userId) named.push('user_id');
+  if (filter.username) named.push('username');
+  if (filter.tokenName) named.push('token_name');
+  if (filter.modelName) named.push('model_name');
+  if (filter.channelId) named.push('channel_id');
+  if (filter.group) named.push('group');
+  return named;
+}
+
+/** The smallest grain that keeps every column the filter names, or null (read raw rows). */
+export function grainFor(filter: LogFilter): RollupGrain | null {
+  const named = dimensionsOf(filter);
+  if (named === null) return null;
+  return ROLLUP_GRAINS.find((grain) => named.every((column) => grain.dimensions.includes(column))) ?? null;
+}
