@@ -9,7 +9,7 @@ import { RETENTION_RULES, type RetentionRuleName, retentionHorizon } from './ret
 /** Why a clear ended early: the node is shutting down. Clearing again continues the work. */
 export const STOPPED_MESSAGE = '服务正在停止，日志清理已中断，再次清理会继续';
 
-/** The highest logs.id clean-up may delete or change (the aggregates' rolledUpThrough). */
+/** The highest logs.id the retention rules may delete or change (the aggregates' rolledUpThrough). */
 export type LogIdBound = () => Promise<number>;
 
 export interface LogCleanerOptions {
@@ -73,11 +73,14 @@ export class LogCleaner {
       this.clearWaiting = false;
       try {
         if (this.stopped) return run.fail(STOPPED_MESSAGE);
-        const bound = await this.upperBound();
+        // An admin's clear deletes every row before the target, counted in the aggregates or not:
+        // it is asked for by hand, and rows still waiting for the roll-up are seconds old.
         const batches = this.batches();
         for (;;) {
           const size = batches.size;
-          const deleted = await batches.time(() => this.deleter.clearBatch(target, bound, size));
+          const deleted = await batches.time(() =>
+            this.deleter.clearBatch(target, Number.POSITIVE_INFINITY, size),
+          );
           run.add(deleted);
           firstBatch();
           if (deleted < size) break;
