@@ -37,8 +37,10 @@ export interface Settlement {
   charged: number;
 }
 
-/** Builds the consume log row of a settlement from what it charged; null when nothing is logged. */
-export type ConsumeLogBuilder = (settlement: Settlement) => NewLog | null;
+/** Builds the consume log row of a settlement from the quota it charged; null when nothing is logged. */
+export type ConsumeLogBuilder = (charged: number) => NewLog | null;
+
+const noLog: ConsumeLogBuilder = () => null;
 
 /** Where settled calls go to have their log rows and counters written (the settlement writer). */
 export interface SettlementSink {
@@ -220,7 +222,7 @@ export class BillingService {
       target: Math.max(0, Math.trunc(cost)),
       channelId,
       instanceId: this.instanceId,
-      buildLog: (charged) => buildLog?.({ charged }) ?? null,
+      buildLog: buildLog ?? noLog,
       onlyIfReserved: false,
     };
     let first: Promise<PendingSettlement | null>;
