@@ -179,7 +179,14 @@ async function attemptChannels(
     if (!channel || excluded.has(channel.id)) break;
     excluded.add(channel.id);
     const adapter = getProviderAdapter(channel.type);
-    const plan = adapter ? planAttempt(adapter, call, codec, channel, conversions) : null;
+    let plan: UpstreamPlan | null = null;
+    try {
+      if (adapter) plan = planUpstreamCall(adapter, call, codec, channel.runtime.setting, conversions);
+    } catch (error) {
+      // Content with no equivalent on the channel's protocol: the request's fault (400).
+      if (isRelayRequestError(error)) throw requestRefused(error.message);
+      throw error;
+    }
     if (!adapter || !plan) {
       // This channel's type cannot serve the client's protocol: skip it without using an attempt.
       unsupported = channel;
@@ -292,25 +299,6 @@ export function badAnswerFailure(channel: RouteTarget, cause: unknown, cutShort:
     cause,
   });
   return toRelayFailure(failure, channel);
-}
-
-/**
- * The attempt's plan; a conversion the call cannot go through (content with no equivalent on the
- * channel's protocol) is the request's fault: a 400, not an upstream failure.
- */
-function planAttempt(
-  adapter: ProviderAdapter,
-  call: RelayCall,
-  codec: RelayContext['codec'],
-  channel: RouteTarget,
-  conversions: CallConversions,
-): UpstreamPlan | null {
-  try {
-    return planUpstreamCall(adapter, call, codec, channel.runtime.setting, conversions);
-  } catch (error) {
-    if (isRelayRequestError(error)) throw requestRefused(error.message);
-    throw error;
-  }
 }
 
 /** No enabled channel serves the model in the group. */

@@ -71,15 +71,21 @@ export async function sendConvertedJson(
 ): Promise<unknown> {
   const { adapter, channel, plan } = success;
   const text = await readUpstreamText(context, success);
-  if (context.codec.fromEmbeddingsAnswer !== undefined) {
-    return sendConvertedEmbeddings(context, success, reply, done, text, context.codec.fromEmbeddingsAnswer);
-  }
-  let unified: ReturnType<typeof adapter.toResponse>;
+  const { fromEmbeddingsAnswer } = context.codec;
+  let read: ReturnType<typeof adapter.toResponse> | undefined;
+  let embeddings = '';
   try {
-    unified = adapter.toResponse(JSON.parse(text), plan.call);
+    if (fromEmbeddingsAnswer === undefined) read = adapter.toResponse(JSON.parse(text), plan.call);
+    else embeddings = fromEmbeddingsAnswer(text, context.call);
   } catch (error) {
     throw badAnswerFailure(channel, error, false);
   }
+  reply.code(200).header('content-type', 'application/json');
+  if (read === undefined) {
+    // An embeddings answer of the hub protocol in the client's shape, billed by its usage.
+    return sendWhole(reply, embeddings, done, success, adapter.readUsage(text, plan.call.protocol), () => 0);
+  }
+  const unified = read;
   let completion: number | undefined;
   const localCompletionTokens = () => {
     completion ??= countResponseTokens(unified, context.call.model).tokens;
@@ -88,28 +94,7 @@ export async function sendConvertedJson(
   const usage = unified.usage;
   const shown = usage ?? localUsage(context.promptEstimate(), localCompletionTokens());
   const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
-  reply.code(200).header('content-type', 'application/json');
   return sendWhole(reply, body, done, success, usage, localCompletionTokens);
-}
-
-/** An embeddings answer of the hub protocol in the client's shape, billed by its usage. */
-function sendConvertedEmbeddings(
-  context: RelayContext,
-  success: AttemptSuccess,
-  reply: RelayReply,
-  done: (outcome: CallOutcome) => void,
-  text: string,
-  convert: (text: string, call: RelayContext['call']) => string,
-): RelayReply {
-  let body: string;
-  try {
-    body = convert(text, context.call);
-  } catch (error) {
-    throw badAnswerFailure(success.channel, error, false);
-  }
-  const usage = success.adapter.readUsage(text, success.plan.call.protocol);
-  reply.code(200).header('content-type', 'application/json');
-  return sendWhole(reply, body, done, success, usage, () => 0);
 }
 
 /**
