@@ -14,9 +14,6 @@ export function interruptedStreamEvent(codec: ProtocolCodec): Buffer {
   );
 }
 
-/** How a piped body ends: through a pass-through's relay, or a readable's `onClose(clientLeft)`. */
-export type PipedEnd = BodyRelay | ((clientLeft: boolean) => void);
-
 /**
  * Sends `body` as a server-sent-event response (`sendPiped` with the event-stream headers).
  */
@@ -24,7 +21,7 @@ export function sendEventStream(
   reply: RelayReply,
   abort: RelayAbort,
   body: Readable,
-  end: PipedEnd,
+  relay: BodyRelay,
 ): RelayReply {
   reply
     .code(200)
@@ -32,24 +29,24 @@ export function sendEventStream(
     .header('cache-control', 'no-cache')
     .header('connection', 'keep-alive')
     .header('x-accel-buffering', 'no');
-  return sendPiped(reply, abort, body, end);
+  return sendPiped(reply, abort, body, relay);
 }
 
 /**
- * Sends a body as it comes, with the status and headers set so far: a readable the reply pipes
- * (the conversion path; `end` is then `onClose(clientLeft)`), or a pass-through's upstream body
- * whose chunks go through the relay `end` and straight to the client's response (body-pump.ts).
- * When the connection closes, a client that left before the end aborts the upstream call
- * (`abort`); then `onClose` runs, or the pump tells the relay (`fail`, then `settle`) — the
- * senders report the call's outcome there (or earlier, when the body ends).
+ * Sends a body as it comes, with the status and headers set so far: its chunks go through `relay`
+ * and straight to the client's response (body-pump.ts). When the connection closes, a client that
+ * left before the end aborts the upstream call (`abort`); the pump then tells the relay (`fail`,
+ * then `settle`) — the senders report the call's outcome there (or earlier, when the body ends).
  */
-export function sendPiped(reply: RelayReply, abort: RelayAbort, body: Readable, end: PipedEnd): RelayReply {
+export function sendPiped(
+  reply: RelayReply,
+  abort: RelayAbort,
+  body: Readable,
+  relay: BodyRelay,
+): RelayReply {
   reply.raw.once('close', () => {
-    const clientLeft = !reply.raw.writableFinished;
-    if (clientLeft) abort.abort();
-    if (typeof end === 'function') end(clientLeft);
+    if (!reply.raw.writableFinished) abort.abort();
   });
-  if (typeof end === 'function') return reply.send(body);
-  pumpBody(body, reply.takeOver(), end);
+  pumpBody(body, reply.takeOver(), relay);
   return reply;
 }

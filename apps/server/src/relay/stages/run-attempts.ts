@@ -15,14 +15,9 @@ import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-ima
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
-import {
-  MAX_ERROR_BODY_BYTES,
-  readBodyText,
-  type UpstreamAnswer,
-  UpstreamBodyCut,
-} from '../upstream-answer.ts';
+import { type UpstreamAnswer, UpstreamBodyCut } from '../upstream-answer.ts';
 import type { SlotRelease } from '../upstream-limits.ts';
-import { BUFFER_CONVERTED, BUFFER_PASSED_THROUGH } from './answer-shape.ts';
+import { BUFFER_CONVERTED, BUFFER_NONE, BUFFER_PASSED_THROUGH } from './answer-shape.ts';
 import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
 
 /** A 2xx upstream response and how it was obtained. */
@@ -214,7 +209,12 @@ async function attemptChannels(
       const sentAt = performance.now();
       let response: UpstreamAnswer;
       try {
-        response = await sendAttempt(runtime, request, context, channel, plan);
+        const bufferWhen = plan.call.stream
+          ? BUFFER_NONE
+          : plan.mode === 'convert'
+            ? BUFFER_CONVERTED
+            : BUFFER_PASSED_THROUGH;
+        response = await runtime.upstream.fetchAnswer(request, context.abort, channel.limits, bufferWhen);
       } finally {
         context.upstreamWaitMs += performance.now() - sentAt;
       }
@@ -223,7 +223,8 @@ async function attemptChannels(
         responding = true;
         return { channel, adapter, request, response, plan, release: releaseChannel };
       }
-      const text = response.text ?? (await readBodyText(response.body, MAX_ERROR_BODY_BYTES));
+      // An error answer is always read whole (its first 64 KB).
+      const text = response.text ?? '';
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
       if (context.abort.aborted) throw new ClientAbortedError('client closed the connection');
@@ -255,31 +256,6 @@ async function attemptChannels(
     throw relayRefusal(ErrorCode.ChannelUnavailable, '指定的渠道不存在或已被禁用', 403);
   }
   throw noChannelError(caller.group, call.model);
-}
-
-/**
- * Sends one attempt. A call that expects a whole answer (not a stream) has it read whole by the
- * upstream client, without a body stream; a stream call gets undici's streamed body.
- */
-function sendAttempt(
-  runtime: RelayRuntime,
-  request: UpstreamRequest,
-  context: RelayContext,
-  channel: RouteTarget,
-  plan: UpstreamPlan,
-): Promise<UpstreamAnswer> {
-  // Not an async function: the whole answer's promise is handed on as it is.
-  if (!plan.call.stream) {
-    const bufferWhen = plan.mode === 'convert' ? BUFFER_CONVERTED : BUFFER_PASSED_THROUGH;
-    return runtime.upstream.fetchAnswer(request, context.abort, channel.limits, bufferWhen);
-  }
-  return runtime.upstream.send(request, context.abort, channel.limits).then((streamed) => ({
-    statusCode: streamed.statusCode,
-    headers: streamed.headers,
-    text: null,
-    bytes: null,
-    body: streamed.body,
-  }));
 }
 
 /**

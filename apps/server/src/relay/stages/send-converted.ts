@@ -11,6 +11,7 @@ import {
 import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayContext } from '../relay-context.ts';
 import { readBodyText } from '../upstream-answer.ts';
+import type { BodyRelay } from './body-pump.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import { type AttemptSuccess, badAnswerFailure } from './run-attempts.ts';
 import { type CallOutcome, callOutcome } from './settle-usage.ts';
@@ -176,7 +177,7 @@ export function sendConvertedStream(
     const cut = interruption ?? (sawFinish || usage ? undefined : '上游流提前结束');
     done(callOutcome(channel, request.upstreamModel, usage, countLocal, partCount > 0, true, firstMs, cut));
   };
-  async function* relay(): AsyncGenerator<Uint8Array> {
+  async function* bytes(): AsyncGenerator<Uint8Array> {
     const reader = output.getReader();
     try {
       while (true) {
@@ -196,13 +197,17 @@ export function sendConvertedStream(
       finish();
     }
   }
-  return sendEventStream(
-    reply,
-    context.abort,
-    Readable.from(relay(), { objectMode: false }),
-    (clientLeft) => {
-      if (clientLeft) interruption ??= CLIENT_LEFT;
-      finish();
+  // A client that leaves reaches `fail` (the call aborted), then `settle`.
+  const relay: BodyRelay = {
+    chunk(chunk, send) {
+      send(chunk);
+      return true;
     },
-  );
+    end: () => undefined,
+    fail() {
+      if (context.abort.aborted) interruption ??= CLIENT_LEFT;
+    },
+    settle: finish,
+  };
+  return sendEventStream(reply, context.abort, Readable.from(bytes(), { objectMode: false }), relay);
 }
