@@ -59,11 +59,6 @@ export interface BillingOptions {
 
 const silentLog: LedgerLog = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
-export const quotaError = (message: string) =>
-  new GatewayError(ErrorCode.QuotaInsufficient, message, { status: 403 });
-
-const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度不足' : '令牌额度不足');
-
 /**
  * Moves quota for relay calls. Reserve is one transaction of conditional decrements (no overdraft
  * under any concurrency) plus its ledger row (state 'reserved', this process's instance id).
@@ -164,7 +159,10 @@ export class BillingService {
       return Promise.reject(error);
     }
     return held.then((short) => {
-      if (short) throw quotaError(shortMessage(short));
+      if (short) {
+        const message = short === 'user' ? '用户额度不足' : '令牌额度不足';
+        throw new GatewayError(ErrorCode.QuotaInsufficient, message, { status: 403 });
+      }
       this.open.add(reservation);
       return reservation;
     });
