@@ -101,7 +101,8 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function readInteger(
+/** An integer variable between `min` and `max`, `fallback` when unset or blank. */
+export function readInteger(
   env: Env,
   name: string,
   fallback: number,

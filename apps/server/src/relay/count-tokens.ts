@@ -1,5 +1,4 @@
 import {
-  type ClientRequest,
   estimatePromptTokens,
   getProviderAdapter,
   isNativeProtocol,
@@ -7,51 +6,29 @@ import {
 } from '@switchyard/relay-kit';
 import type { RouteTarget } from '../channels/channel-index.ts';
 import { selectChannel } from '../channels/select-channel.ts';
-import type { OptionStore } from '../options/option-store.ts';
-import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import type { RelayReply } from './lane/relay-reply.ts';
 import type { RelayRequest } from './lane/relay-request.ts';
 import { RelayAbort } from './relay-abort.ts';
-import { parseCall } from './relay-handler.ts';
+import type { AdmittedCall } from './relay-routes.ts';
 import type { RelayRuntime } from './relay-runtime.ts';
 import { BUFFER_PASSED_THROUGH } from './stages/answer-shape.ts';
-import type { AuthenticatedCaller } from './stages/authenticate-token.ts';
-import { checkModelRateLimit, NO_RATE_LIMIT_RELEASE } from './stages/model-rate-limit.ts';
-import { checkModelLimit, resolveGroup } from './stages/resolve-group.ts';
-
-/** What a token-count route needs: how to parse its body and how to write a count. */
-export interface TokenCountProtocol {
-  parseRequest(request: ClientRequest): RelayCall;
-  /** The answer body for the gateway's own count. */
-  formatCount(tokens: number): string;
-}
-
-export interface TokenCountServices {
-  options: OptionStore;
-  modelRateLimiter: RateLimiter;
-  relay: RelayRuntime;
-  authenticate: (request: RelayRequest) => AuthenticatedCaller | Promise<AuthenticatedCaller>;
-}
+import { checkModelLimit } from './stages/resolve-group.ts';
 
 /**
- * A token-count route (Anthropic's `/v1/messages/count_tokens`, Gemini's `:countTokens`): the
- * caller's token, model limits and the per-model rate limit apply as to any relay call; the count
- * comes from a channel serving the model whose upstream counts natively (its answer relayed as
- * it is), else — no such channel, or it failed — from the gateway's own estimate. Nothing is
- * reserved, billed or logged as consumption.
+ * A token-count route (Anthropic's `/v1/messages/count_tokens`, Gemini's `:countTokens`), run once
+ * the call is admitted as any relay call is (token, per-model rate limit, group), and after the
+ * token's model limits: the count comes from a channel serving the model whose upstream counts
+ * natively (its answer relayed as it is), else — no such channel, or it failed — from the
+ * gateway's own estimate (`formatCount` writes it). Nothing is reserved, billed or logged as
+ * consumption.
  */
-export function createTokenCountHandler(protocol: TokenCountProtocol, services: TokenCountServices) {
-  const { options, modelRateLimiter, relay, authenticate } = services;
-  return async (request: RelayRequest, reply: RelayReply): Promise<unknown> => {
-    const { token, user, pinnedChannelId } = await authenticate(request);
-    const release = await checkModelRateLimit(options, modelRateLimiter, user.id);
-    if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
-    const call = parseCall(protocol, request);
-    if (pinnedChannelId === null) checkModelLimit(token.model_limits_enabled, token.model_limits, call.model);
-    const group =
-      pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
+export function countTokens(relay: RelayRuntime, formatCount: (tokens: number) => string): AdmittedCall {
+  return async (request, reply, { token, group, pinnedChannelId }, call) => {
+    if (token && pinnedChannelId === null) {
+      checkModelLimit(token.model_limits_enabled, token.model_limits, call.model);
+    }
     const counted = await countUpstream(relay, call, group, pinnedChannelId, reply, request);
-    const body = counted ?? protocol.formatCount(estimatePromptTokens(call.prompt, call.model).tokens);
+    const body = counted ?? formatCount(estimatePromptTokens(call.prompt, call.model).tokens);
     return reply.code(200).type('application/json').send(body);
   };
 }

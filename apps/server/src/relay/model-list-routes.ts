@@ -22,11 +22,9 @@ function listFormatOf(request: RelayRequest): 'openai' | 'anthropic' | 'gemini' 
   return 'openai';
 }
 
-const openAIList = (models: string[]) => ({
-  object: 'list',
-  success: true,
-  data: models.map((id) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: 'switchyard' })),
-});
+const openAIModel = (id: string) => ({ id, object: 'model', created: MODEL_CREATED, owned_by: 'switchyard' });
+
+const openAIList = (models: string[]) => ({ object: 'list', success: true, data: models.map(openAIModel) });
 
 const anthropicList = (models: string[]) => ({
   data: models.map((id) => ({
@@ -89,6 +87,6 @@ export function registerModelListRoutes(
         wireCode: 'model_not_found',
       });
     }
-    return { id: model, object: 'model', created: MODEL_CREATED, owned_by: 'switchyard' };
+    return openAIModel(model);
   });
 }

@@ -4,21 +4,21 @@ import type { OptionStore } from '../options/option-store.ts';
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Keeps the string-valued entries of a JSON object option. */
-function stringTable(value: unknown, fallback: Readonly<Record<string, string>>): Record<string, string> {
-  if (!isRecord(value)) return { ...fallback };
-  const table: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(value)) if (typeof entry === 'string') table[key] = entry;
-  return table;
-}
+const isString = (entry: unknown): entry is string => typeof entry === 'string';
+const isPositiveInteger = (entry: unknown): entry is number =>
+  typeof entry === 'number' && Number.isInteger(entry) && entry > 0;
 
-/** Keeps the positive integer entries (`claude.default_max_tokens`). */
-function integerTable(value: unknown, fallback: Readonly<Record<string, number>>): Record<string, number> {
+/** The entries of a JSON object option that `keep` accepts; a copy of `fallback` when it is no object. */
+function tableOf<T>(
+  options: OptionStore,
+  key: string,
+  fallback: Readonly<Record<string, T>>,
+  keep: (entry: unknown) => entry is T,
+): Record<string, T> {
+  const value = options.getJson(key);
   if (!isRecord(value)) return { ...fallback };
-  const table: Record<string, number> = {};
-  for (const [key, entry] of Object.entries(value)) {
-    if (typeof entry === 'number' && Number.isInteger(entry) && entry > 0) table[key] = entry;
-  }
+  const table: Record<string, T> = {};
+  for (const [key, entry] of Object.entries(value)) if (keep(entry)) table[key] = entry;
   return table;
 }
 
@@ -45,20 +45,19 @@ export function readProviderSettings(options: OptionStore): ProviderSettings {
   return {
     claude: {
       modelHeaders: headerTable(options.getJson('claude.model_headers_settings')),
-      defaultMaxTokens: integerTable(
-        options.getJson('claude.default_max_tokens'),
+      defaultMaxTokens: tableOf(
+        options,
+        'claude.default_max_tokens',
         defaults.claude.defaultMaxTokens,
+        isPositiveInteger,
       ),
       thinkingAdapterEnabled: options.getBoolean('claude.thinking_adapter_enabled'),
       thinkingBudgetPercentage:
         percentage > 0 && percentage < 1 ? percentage : defaults.claude.thinkingBudgetPercentage,
     },
     gemini: {
-      safetySettings: stringTable(options.getJson('gemini.safety_settings'), defaults.gemini.safetySettings),
-      versionSettings: stringTable(
-        options.getJson('gemini.version_settings'),
-        defaults.gemini.versionSettings,
-      ),
+      safetySettings: tableOf(options, 'gemini.safety_settings', defaults.gemini.safetySettings, isString),
+      versionSettings: tableOf(options, 'gemini.version_settings', defaults.gemini.versionSettings, isString),
     },
   };
 }

@@ -41,17 +41,7 @@ export interface RelayContext {
 }
 
 /** What a relay call knows when its reservation is made; the rest of the context starts empty. */
-export interface RelayContextStart {
-  requestId: string;
-  clientIp: string;
-  codec: ProtocolCodec;
-  caller: RelayCaller;
-  call: RelayCall;
-  price: Price;
-  promptEstimate: () => number;
-  reservation: Reservation;
-  isPlayground: boolean;
-}
+export type RelayContextStart = Omit<RelayContext, 'startedAt' | 'attempts' | 'abort' | 'upstreamWaitMs'>;
 
 /**
  * The context of one relay call, always built with the same properties in the same order and no

@@ -79,10 +79,7 @@ export async function relayCall(
   call: RelayCall,
   isPlayground: boolean,
 ): Promise<unknown> {
-  const { options, relay } = request.server.services as {
-    options: import('../options/option-store.ts').OptionStore;
-    relay: RelayRuntime;
-  };
+  const { options, relay } = request.server.services;
   if (caller.token && caller.pinnedChannelId === null) {
     checkModelLimit(caller.token.model_limits_enabled, caller.token.model_limits, call.model);
   }

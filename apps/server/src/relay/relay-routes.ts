@@ -10,18 +10,20 @@ import {
   type ProtocolCodec,
   parseAnthropicMessagesRequest,
   parseGeminiCountTokensRequest,
+  type RelayCall,
 } from '@switchyard/relay-kit';
 import { ErrorCode } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { requireSessionUser } from '../auth/guards.ts';
 import { GatewayError, relayRefusal } from '../errors/gateway-error.ts';
-import { createTokenCountHandler } from './count-tokens.ts';
+import { countTokens } from './count-tokens.ts';
 import type { RelayHandler, RelayLane } from './lane/relay-lane.ts';
 import type { RelayReply } from './lane/relay-reply.ts';
 import type { RelayRequest } from './lane/relay-request.ts';
 import { ALL_METHODS } from './lane/relay-router.ts';
 import { registerModelListRoutes } from './model-list-routes.ts';
 import { CLIENT_CODECS } from './protocols/client-codecs.ts';
+import type { RelayCaller } from './relay-context.ts';
 import { parseCall, relayCall } from './relay-handler.ts';
 import { type AuthenticatedCaller, authenticateToken } from './stages/authenticate-token.ts';
 import {
@@ -30,6 +32,16 @@ import {
   type RateLimitRelease,
 } from './stages/model-rate-limit.ts';
 import { resolveGroup } from './stages/resolve-group.ts';
+
+/** What a token's call runs once admitted: key checked, rate limit taken, body parsed, group chosen. */
+export type AdmittedCall = (
+  request: RelayRequest,
+  reply: RelayReply,
+  caller: RelayCaller,
+  call: RelayCall,
+) => Promise<unknown>;
+
+type CallParser = Pick<ProtocolCodec, 'parseRequest'>;
 
 /** OpenAI endpoints the reference answers with 501 (files, fine-tunes, model deletion...). */
 const NOT_IMPLEMENTED = [
@@ -61,20 +73,22 @@ export function registerRelayRoutes(app: FastifyInstance, lane: RelayLane): void
   };
   const authenticate = (request: RelayRequest) => authenticateToken(request, relay, markStatus);
 
-  /** After authentication: the per-model rate limit (a promise only when it is on), then the call. */
-  const relayAuthenticated = (
-    codec: ProtocolCodec,
+  /** After authentication: the per-model rate limit (a promise only when it is on), then `run`. */
+  const admit = (
+    parser: CallParser,
+    run: AdmittedCall,
     request: RelayRequest,
     reply: RelayReply,
     caller: AuthenticatedCaller,
   ): Promise<unknown> => {
     const limit = checkModelRateLimit(options, app.services.modelRateLimiter, caller.user.id);
     return limit instanceof Promise
-      ? limit.then((release) => relayLimited(codec, request, reply, caller, release))
-      : relayLimited(codec, request, reply, caller, limit);
+      ? limit.then((release) => runLimited(parser, run, request, reply, caller, release))
+      : runLimited(parser, run, request, reply, caller, limit);
   };
-  const relayLimited = (
-    codec: ProtocolCodec,
+  const runLimited = (
+    parser: CallParser,
+    run: AdmittedCall,
     request: RelayRequest,
     reply: RelayReply,
     { token, user, pinnedChannelId }: AuthenticatedCaller,
@@ -82,54 +96,46 @@ export function registerRelayRoutes(app: FastifyInstance, lane: RelayLane): void
   ): Promise<unknown> => {
     // No listener (and no closure) per request when no success limit applies.
     if (release !== NO_RATE_LIMIT_RELEASE) reply.raw.once('close', () => release(reply.raw.statusCode < 400));
-    const call = parseCall(codec, request);
+    const call = parseCall(parser, request);
     const group =
       pinnedChannelId !== null ? token.group || user.group : resolveGroup(options, user.group, token.group);
-    return relayCall(request, reply, codec, { user, token, group, pinnedChannelId }, call, false);
+    return run(request, reply, { user, token, group, pinnedChannelId }, call);
   };
   // Not async functions: on the hot path (key and user cached, no per-model rate limit) nothing is
   // awaited before relayCall, whose promise is handed on as it is; a fault before it becomes a
   // rejection, as in an async function.
   const viaToken =
-    (codec: ProtocolCodec) =>
+    (parser: CallParser, run: AdmittedCall) =>
     (request: RelayRequest, reply: RelayReply): Promise<unknown> => {
       try {
         const authenticated = authenticate(request);
         return authenticated instanceof Promise
-          ? authenticated.then((caller) => relayAuthenticated(codec, request, reply, caller))
-          : relayAuthenticated(codec, request, reply, authenticated);
+          ? authenticated.then((caller) => admit(parser, run, request, reply, caller))
+          : admit(parser, run, request, reply, authenticated);
       } catch (error) {
         return Promise.reject(error);
       }
     };
+  const relayVia = (codec: ProtocolCodec) =>
+    viaToken(codec, (request, reply, caller, call) => relayCall(request, reply, codec, caller, call, false));
   // Codecs of protocols with their own error shape write every error of their routes.
-  const post = (path: string, codec: ProtocolCodec, handler: RelayHandler = viaToken(codec)) => {
+  const post = (path: string, codec: ProtocolCodec, handler: RelayHandler = relayVia(codec)) => {
     const config = { relay: true, codec: codec.protocol.startsWith('openai') ? undefined : codec };
     lane.route(['POST'], path, handler, { config });
   };
 
   // Token counts: answered, never billed (count-tokens.ts).
-  const countServices = {
-    options,
-    modelRateLimiter: app.services.modelRateLimiter,
-    relay,
-    authenticate,
-  };
+  const countVia = (parseRequest: CallParser['parseRequest'], format: (tokens: number) => string) =>
+    viaToken({ parseRequest }, countTokens(relay, format));
   post(
     '/v1/messages/count_tokens',
     anthropicMessagesCodec,
-    createTokenCountHandler(
-      { parseRequest: parseAnthropicMessagesRequest, formatCount: (tokens) => `{"input_tokens":${tokens}}` },
-      countServices,
-    ),
+    countVia(parseAnthropicMessagesRequest, (tokens) => `{"input_tokens":${tokens}}`),
   );
   // Gemini model paths carry their method: generation, embeddings or a token count.
-  const geminiGenerate = viaToken(geminiCodec);
-  const geminiEmbed = viaToken(geminiEmbeddingsCodec);
-  const geminiCount = createTokenCountHandler(
-    { parseRequest: parseGeminiCountTokensRequest, formatCount: (tokens) => `{"totalTokens":${tokens}}` },
-    countServices,
-  );
+  const geminiGenerate = relayVia(geminiCodec);
+  const geminiEmbed = relayVia(geminiEmbeddingsCodec);
+  const geminiCount = countVia(parseGeminiCountTokensRequest, (tokens) => `{"totalTokens":${tokens}}`);
   const viaGeminiMethod = (request: RelayRequest, reply: RelayReply): Promise<unknown> => {
     const path = request.url.split('?', 1)[0]!;
     const method = path.slice(path.lastIndexOf(':') + 1);
@@ -145,7 +151,7 @@ export function registerRelayRoutes(app: FastifyInstance, lane: RelayLane): void
   post('/v1/engines/:model/embeddings', openAIEmbeddingsCodec);
   post('/v1/moderations', openAIModerationsCodec);
   for (const [path, codec] of CLIENT_CODECS) {
-    post(path, codec, codec === geminiCodec ? viaGeminiMethod : viaToken(codec));
+    post(path, codec, codec === geminiCodec ? viaGeminiMethod : relayVia(codec));
   }
 
   registerModelListRoutes(app, lane, authenticate);

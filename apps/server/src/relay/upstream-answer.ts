@@ -29,27 +29,20 @@ export class UpstreamBodyCut extends Error {
 /** Error bodies are read up to this size; the rest is received and dropped. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** Reads a streamed body to its end as UTF-8 text, keeping at most `limit` bytes of it. */
-export async function readBodyText(body: Readable, limit = Number.POSITIVE_INFINITY): Promise<string> {
+/** Reads a streamed body to its end as UTF-8 text. */
+export async function readBodyText(body: Readable): Promise<string> {
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    if (size < limit) {
-      chunks.push(chunk as Buffer);
-      size += (chunk as Buffer).length;
-    }
-  }
-  const whole = Buffer.concat(chunks);
-  return (whole.length > limit ? whole.subarray(0, limit) : whole).toString('utf8');
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
- * An undici dispatch handler for one upstream request of a relay call that expects a whole
- * answer (a non-stream call). An answer `bufferWhen` accepts (2xx JSON) and an error answer
- * (≥ 300, its first 64 KB) are collected into one string and resolved when complete, with no
- * stream, stream consumer or async resource per call (undici's `request()` makes all three).
- * Anything else (an event stream or binary answer after all) resolves at its headers with a
- * readable body fed with backpressure, as `request()` would give it. The call's abort cancels the
+ * An undici dispatch handler for one upstream request of a relay call. An answer `bufferWhen`
+ * accepts (a non-stream call's 2xx JSON) and an error answer (≥ 300, its first 64 KB) are
+ * collected into one string and resolved when complete, with no stream, stream consumer or async
+ * resource per call (undici's `request()` makes all three). Anything else (a stream call's answer,
+ * an event stream or binary answer after all) resolves at its headers with a readable body fed
+ * with backpressure, as `request()` would give it. The call's abort cancels the
  * request at any point; a failure before the answer is resolved rejects, one after it destroys the
  * body. The first-byte and idle timeouts are undici's own (the request's options).
  *

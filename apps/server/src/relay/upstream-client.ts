@@ -92,7 +92,10 @@ export class UpstreamClient {
     return agent;
   }
 
-  /** Sends the request; resolves once the response headers arrive. Throws on network failure or timeout. */
+  /**
+   * Sends the request with undici's `request()` (channel tests; relay calls use `fetchAnswer`);
+   * resolves once the response headers arrive. Throws on network failure or timeout.
+   */
   send(
     upstream: UpstreamRequest,
     signal: AbortSource,
@@ -104,7 +107,7 @@ export class UpstreamClient {
   }
 
   /**
-   * Sends the request of a call that expects a whole answer: a 2xx answer `bufferWhen` accepts,
+   * Sends the request of a relay call: a 2xx answer `bufferWhen` accepts,
    * and an error answer, resolve once complete with their text (no body stream per call); any
    * other answer resolves at its headers with a readable body (see {@link UpstreamAnswerHandler}).
    */

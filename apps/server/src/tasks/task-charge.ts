@@ -1,7 +1,7 @@
 import { formatQuota, LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppServices } from '../app-services.ts';
-import type { Reservation, Settlement } from '../billing/ledger/billing-service.ts';
+import type { Reservation } from '../billing/ledger/billing-service.ts';
 import type { NewLog } from '../db/repositories/log-repository.ts';
 import type { TokenRow } from '../db/repositories/token-repository.ts';
 import { priceTablesOf } from '../relay/stages/price-request.ts';
@@ -85,14 +85,14 @@ export async function chargeTask(
 ): Promise<number> {
   const { relay, options } = services;
   const buildLog = options.getBoolean('LogConsumeEnabled')
-    ? (settlement: Settlement): NewLog => ({
+    ? (charged: number): NewLog => ({
         type: LogType.Consume,
         user_id: caller.user.id,
         username: caller.user.username,
         token_id: caller.token.id,
         token_name: caller.token.name,
         model_name: price.model,
-        quota: settlement.charged,
+        quota: charged,
         channel_id: channelId,
         group: caller.group,
         ip: caller.ip,

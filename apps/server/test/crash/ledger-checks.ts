@@ -35,14 +35,14 @@ export function flushOnlyWriter(handle: DatabaseHandle): SettlementWriter {
 
 /** A consume log builder for `seed`'s calls: `consumeLog(requestId)` goes to `settle`. */
 export function consumeLogOf(seed: { userId: number; tokenId: number; channelId: number; name: string }) {
-  return (requestId: string) => (settlement: { charged: number }) => ({
+  return (requestId: string) => (charged: number) => ({
     type: 2,
     user_id: seed.userId,
     username: seed.name,
     token_id: seed.tokenId,
     token_name: seed.name,
     channel_id: seed.channelId,
-    quota: settlement.charged,
+    quota: charged,
     content: `${seed.name} test`,
     other: JSON.stringify({ request_id: requestId }),
   });

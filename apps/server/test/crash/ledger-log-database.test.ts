@@ -21,12 +21,12 @@ import { quietLog } from './ledger-checks.ts';
 const USER = 5;
 const TOKEN = 6;
 const CHANNEL = 2;
-const buildLog = (requestId: string) => (settlement: { charged: number }) => ({
+const buildLog = (requestId: string) => (charged: number) => ({
   type: 2,
   user_id: USER,
   token_id: TOKEN,
   channel_id: CHANNEL,
-  quota: settlement.charged,
+  quota: charged,
   other: JSON.stringify({ request_id: requestId }),
 });
 
@@ -105,7 +105,7 @@ describe('reservation ledger with a separate log database', () => {
       channel_id: CHANNEL,
       entry: JSON.stringify({
         at: Math.floor(Date.now() / 1000) - 60,
-        log: buildLog(`req-dead-${name}`)({ charged: 100 * (index + 1) }),
+        log: buildLog(`req-dead-${name}`)(100 * (index + 1)),
       }),
     }));
     await main.db.insertInto('reservations').values(rows).execute();
@@ -113,7 +113,7 @@ describe('reservation ledger with a separate log database', () => {
     await logs.db
       .insertInto('logs')
       .values({
-        ...buildLog('req-dead-written')({ charged: 100 }),
+        ...buildLog('req-dead-written')(100),
         created_at: Math.floor(Date.now() / 1000) - 60,
       })
       .execute();
@@ -150,12 +150,12 @@ describe('reservation ledger with a separate log database', () => {
       // 'req-left-moved'; 'req-left-missing' is only in the journal.
       await groupCommitOf(main.sqlite!).submit(() => {
         for (const name of ['moved', 'missing']) {
-          journal.append(logValues(buildLog(`req-left-${name}`)({ charged: 50 }), at));
+          journal.append(logValues(buildLog(`req-left-${name}`)(50), at));
         }
       });
       await logs.db
         .insertInto('logs')
-        .values({ ...buildLog('req-left-moved')({ charged: 50 }), created_at: at })
+        .values({ ...buildLog('req-left-moved')(50), created_at: at })
         .execute();
       // The next process: its own connection, its first move.
       const next = openDatabase(mainDb.target);

@@ -259,7 +259,7 @@ describe('reservation ledger', () => {
       // SQLite writes a settlement whole; the row and balance as a settlement that left its row
       // for a batch leaves them (a process of a build that did, killed before its batch).
       const at = Math.floor(Date.now() / 1000);
-      const log = { ...consumeLog(`req-dead-${index}`)({ charged: cost }), created_at: at };
+      const log = { ...consumeLog(`req-dead-${index}`)(cost), created_at: at };
       await handle.db
         .updateTable('reservations')
         .set({ state: 'settled', charged: cost, channel_id: CHANNEL, entry: encodeEntry(at, log) })

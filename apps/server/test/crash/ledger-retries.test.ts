@@ -139,7 +139,7 @@ describe('failed settlements and refunds are retried', () => {
       // Before the retry: the row and the balance as the attempt leaves them when its COMMIT went
       // through and only the answer was lost.
       const at = Math.floor(Date.now() / 1000);
-      const log = { ...consumeLog('retry-committed')({ charged: 400 }), created_at: at };
+      const log = { ...consumeLog('retry-committed')(400), created_at: at };
       await handle.db
         .updateTable('reservations')
         .set({ state: 'settled', charged: 400, channel_id: seed.channelId, entry: encodeEntry(at, log) })

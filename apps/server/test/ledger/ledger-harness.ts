@@ -170,14 +170,14 @@ export async function seedAccount(
 
 /** The consume log row of one settlement, carrying what it charged and its request id. */
 export function consumeLog(account: Account, requestId: string): ConsumeLogBuilder {
-  return (settlement) => ({
+  return (charged) => ({
     type: 2,
     user_id: account.userId,
     username: account.name,
     token_id: account.tokenId,
     token_name: account.name,
     channel_id: account.channelId,
-    quota: settlement.charged,
+    quota: charged,
     content: 'ledger conformance',
     other: JSON.stringify({ request_id: requestId }),
   });

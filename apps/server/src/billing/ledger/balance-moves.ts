@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { RefundClaim } from './ledger.ts';
 
 /** Who pays for a relay call. */
 export interface Payer {
@@ -30,4 +31,41 @@ export async function credit(executor: Executor, payer: Payer, amount: number): 
       .where('id', '=', payer.tokenId)
       .execute();
   }
+}
+
+/**
+ * `Ledger.refundClaimed` in one Kysely transaction, as every dialect runs it (a rare path: failed
+ * tasks): `claim` first, then, only when it changed its row, `amount` back to the user and a
+ * limited token and off both used quotas.
+ */
+export function refundClaimedIn(
+  db: Kysely<Database>,
+  userId: number,
+  tokenId: number,
+  amount: number,
+  claim: RefundClaim,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await claim(trx))) return false;
+    if (amount === 0) return true;
+    await trx
+      .updateTable('users')
+      .set({ quota: sql`quota + ${amount}`, used_quota: sql`used_quota - ${amount}` })
+      .where('id', '=', userId)
+      .execute();
+    if (tokenId > 0) {
+      await trx
+        .updateTable('tokens')
+        .set({ remain_quota: sql`remain_quota + ${amount}` })
+        .where('id', '=', tokenId)
+        .where('unlimited_quota', '=', 0)
+        .execute();
+      await trx
+        .updateTable('tokens')
+        .set({ used_quota: sql`used_quota - ${amount}` })
+        .where('id', '=', tokenId)
+        .execute();
+    }
+    return true;
+  });
 }

@@ -37,8 +37,10 @@ export interface Settlement {
   charged: number;
 }
 
-/** Builds the consume log row of a settlement from what it charged; null when nothing is logged. */
-export type ConsumeLogBuilder = (settlement: Settlement) => NewLog | null;
+/** Builds the consume log row of a settlement from the quota it charged; null when nothing is logged. */
+export type ConsumeLogBuilder = (charged: number) => NewLog | null;
+
+const noLog: ConsumeLogBuilder = () => null;
 
 /** Where settled calls go to have their log rows and counters written (the settlement writer). */
 export interface SettlementSink {
@@ -56,11 +58,6 @@ export interface BillingOptions {
 }
 
 const silentLog: LedgerLog = { error: () => undefined, warn: () => undefined, info: () => undefined };
-
-export const quotaError = (message: string) =>
-  new GatewayError(ErrorCode.QuotaInsufficient, message, { status: 403 });
-
-const shortMessage = (who: 'user' | 'token') => (who === 'user' ? '用户额度不足' : '令牌额度不足');
 
 /**
  * Moves quota for relay calls. Reserve is one transaction of conditional decrements (no overdraft
@@ -162,7 +159,10 @@ export class BillingService {
       return Promise.reject(error);
     }
     return held.then((short) => {
-      if (short) throw quotaError(shortMessage(short));
+      if (short) {
+        const message = short === 'user' ? '用户额度不足' : '令牌额度不足';
+        throw new GatewayError(ErrorCode.QuotaInsufficient, message, { status: 403 });
+      }
       this.open.add(reservation);
       return reservation;
     });
@@ -220,7 +220,7 @@ export class BillingService {
       target: Math.max(0, Math.trunc(cost)),
       channelId,
       instanceId: this.instanceId,
-      buildLog: (charged) => buildLog?.({ charged }) ?? null,
+      buildLog: buildLog ?? noLog,
       onlyIfReserved: false,
     };
     let first: Promise<PendingSettlement | null>;

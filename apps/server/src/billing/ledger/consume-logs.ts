@@ -5,25 +5,20 @@ import type { DatabaseHandle } from '../../db/database.ts';
 import { escapeLike } from '../../db/like-pattern.ts';
 import type { NewLog } from '../../db/repositories/log-repository.ts';
 import type { Database } from '../../db/schema.ts';
-import { completeLogRow, type PendingSettlement } from '../settlement/settlement-entry.ts';
+import type { PendingSettlement } from '../settlement/settlement-entry.ts';
 import type { Executor } from './balance-moves.ts';
 import { logInsertQuery } from './routines/compiled-statements.ts';
 
 /**
- * Inserts consume log rows (none when logging was off for all of them) as one statement: on
- * PostgreSQL and MySQL its text is built once per row count (compiled-statements.ts); on SQLite
- * (a separate SQLite log database: the main one takes them through its log journal) through Kysely.
+ * Inserts consume log rows (none when logging was off for all of them) as one statement, its text
+ * built once per row count (compiled-statements.ts). On SQLite only a separate log database takes
+ * them here: the main one takes them through its log journal.
  */
 export async function insertConsumeLogs(
   executor: Executor,
   items: readonly Pick<PendingSettlement, 'log' | 'at'>[],
   kind: DatabaseKind,
 ): Promise<void> {
-  if (kind === 'sqlite') {
-    const rows = items.flatMap((item) => (item.log ? [completeLogRow(item.log, item.at)] : []));
-    if (rows.length > 0) await executor.insertInto('logs').values(rows).execute();
-    return;
-  }
   const rows: { log: NonNullable<PendingSettlement['log']>; at: number }[] = [];
   for (const item of items) if (item.log) rows.push({ log: item.log, at: item.at });
   if (rows.length > 0) await executor.executeQuery(logInsertQuery(kind, rows));

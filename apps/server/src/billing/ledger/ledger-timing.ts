@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config/env.ts';
+import { ConfigError, readInteger } from '../../config/env.ts';
 
 /** Intervals of the reservation ledger's background work (milliseconds) and the batch size. */
 export interface LedgerTiming {
@@ -28,15 +28,8 @@ export const DEFAULT_LEDGER_TIMING: LedgerTiming = {
   orphanAfterMs: 600_000,
 };
 
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) {
-    throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
-  }
-  return value;
-}
+const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
+  readInteger(env, name, fallback, 1);
 
 /**
  * Reads the ledger intervals from the environment (tests shorten them). The dead-after time must

@@ -184,13 +184,6 @@ async function completeSettled(deps: LedgerDependencies, row: LedgerRow): Promis
   return (await ledgerOf(database).writeSettled([pending], logDatabase === database)) > 0;
 }
 
-/** The ledger's owners and the heartbeats of the known processes. */
-async function readOwners(database: DatabaseHandle) {
-  const owners = await database.db.selectFrom('reservations').select('instance_id').distinct().execute();
-  const beats = await database.db.selectFrom('node_instances').select(['id', 'heartbeat_at']).execute();
-  return { owners: owners.map((row) => row.instance_id ?? ''), beats };
-}
-
 /**
  * Reconciles the ledger rows of dead processes (row in node_instances gone, or heartbeat older
  * than `deadAfterMs`; see instance-liveness.ts): 'reserved' rows are settled from their consume
@@ -204,17 +197,19 @@ export async function reconcileReservations(
   now = Date.now(),
 ): Promise<ReconcileResult & { nextCheckAt?: number }> {
   const { database } = deps;
-  const { owners, beats } = await readOwners(database);
+  const rows = await database.db.selectFrom('reservations').select('instance_id').distinct().execute();
+  const owners = rows.map((row) => row.instance_id ?? '');
+  const beats = await database.db.selectFrom('node_instances').select(['id', 'heartbeat_at']).execute();
   const dead = deadInstanceIds(owners, beats, now, deps.deadAfterMs, deps.instanceId);
   const result: ReconcileResult = { refunded: 0, settled: 0, completed: 0 };
   if (dead.length > 0) {
-    const rows = await database.db
+    const deadRows = await database.db
       .selectFrom('reservations')
       .selectAll()
       .where('instance_id', 'in', dead)
       .orderBy('created_at')
       .execute();
-    for (const row of rows) {
+    for (const row of deadRows) {
       try {
         if (row.state === 'settled') {
           if (await completeSettled(deps, row)) result.completed += 1;

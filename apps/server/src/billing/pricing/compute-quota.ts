@@ -11,7 +11,7 @@ export interface BilledUsage {
 }
 
 /** Rounds half away from zero, the reference's decimal rounding. */
-function roundHalfAwayFromZero(value: number): number {
+export function roundHalfAwayFromZero(value: number): number {
   // Cancel binary noise such as 74.99999999999999 before rounding.
   const cleaned = Math.round(value * 1e9) / 1e9;
   return cleaned < 0 ? -Math.round(-cleaned) : Math.round(cleaned);

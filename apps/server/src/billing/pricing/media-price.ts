@@ -1,4 +1,5 @@
 import type { RelayQuantities } from '@switchyard/relay-kit';
+import { roundHalfAwayFromZero } from './compute-quota.ts';
 import type { Price } from './price-book.ts';
 
 /** Dollars per image for a model priced only by ratio (reference §4.5: 0.0025 × modelRatio). */
@@ -19,9 +20,6 @@ function qualityRatioOf(model: string, size: string, quality: string | undefined
   return size === '1024x1792' || size === '1792x1024' ? 1.5 : 2;
 }
 
-/** Rounds half away from zero (the reference's decimal rounding). */
-const round = (value: number) => Math.round(Math.round(value * 1e9) / 1e9);
-
 /**
  * The fixed quota of an image request: price per image (ModelPrice, or 0.0025 × modelRatio
  * dollars for ratio-priced models — the reference meant this but charged n × ratio, a bug) ×
@@ -31,7 +29,7 @@ export function imageQuota(price: Price, quantities: RelayQuantities, quotaPerUn
   const dollarsPerImage = price.modelPrice ?? IMAGE_RATIO_DOLLARS * price.modelRatio;
   const size = quantities.imageSize ?? '1024x1024';
   const count = Math.max(1, quantities.imageCount ?? 1);
-  const quota = round(
+  const quota = roundHalfAwayFromZero(
     dollarsPerImage *
       (SIZE_RATIOS[size] ?? 1) *
       qualityRatioOf(price.model, size, quantities.imageQuality) *

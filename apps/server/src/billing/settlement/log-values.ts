@@ -24,8 +24,8 @@ export const LOG_COLUMNS = [
 const DEFAULTS: Readonly<Record<string, unknown>> = LOG_COLUMN_DEFAULTS;
 
 /**
- * A consume log row as the prepared insert's values, in LOG_COLUMNS order: what completeLogRow
- * fills in (the settlement time, the columns' defaults), without building the object.
+ * A consume log row as an insert's values, in LOG_COLUMNS order, with what a multi-row insert
+ * needs filled in (the settlement time, the columns' defaults), without building the object.
  */
 export function logValues(log: NewLog, at: number): unknown[] {
   const row = log as Record<string, unknown>;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   aggregateCounters,
-  completeLogRow,
   encodeEntry,
   type PendingSettlement,
   pendingFromRow,
@@ -88,19 +87,5 @@ describe('settled ledger rows', () => {
     for (const entry of [null, '', '{oops']) {
       expect(pendingFromRow({ ...row, entry })).toMatchObject({ charged: 40, at: 5_000, log: null });
     }
-  });
-
-  it('fills every NOT NULL log column so a multi-row insert has the same columns', () => {
-    expect(completeLogRow({ type: 2, quota: 1 }, 77)).toMatchObject({
-      type: 2,
-      quota: 1,
-      created_at: 77,
-      username: '',
-      group: '',
-      is_stream: 0,
-      content: null,
-      other: null,
-    });
-    expect(completeLogRow({ type: 2, created_at: 5 }, 77).created_at).toBe(5);
   });
 });

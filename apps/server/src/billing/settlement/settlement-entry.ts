@@ -1,4 +1,4 @@
-import { LOG_COLUMN_DEFAULTS, type NewLog } from '../../db/repositories/log-repository.ts';
+import type { NewLog } from '../../db/repositories/log-repository.ts';
 
 /**
  * A settled call whose consume log row and counters are not written yet. Its ledger row (state
@@ -98,9 +98,4 @@ export function aggregateCounters(items: readonly PendingSettlement[]): CounterI
     tokens: [...tokens.values()].sort(byId),
     channels: [...channels.values()].sort(byId),
   };
-}
-
-/** Every column of a log row, defaults filled in (a multi-row insert needs the same columns). */
-export function completeLogRow(log: NewLog, at: number): NewLog {
-  return { ...LOG_COLUMN_DEFAULTS, created_at: at, content: null, other: null, ...log };
 }

@@ -55,13 +55,13 @@ class FailureNotice {
  */
 export class SettlementWriter implements SettlementSink {
   private queue: PendingSettlement[] = [];
-  private flushing: Promise<void> | null = null;
+  /** The flush running or last run (flushes run one after another). */
+  private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
   private readonly batches: FailureNotice;
   private readonly timer: NodeJS.Timeout;
   private readonly sharedLogs: boolean;
   private readonly ledger: Ledger;
-  private moving: Promise<void> | null = null;
   private readonly moves: FailureNotice;
 
   constructor(private readonly options: SettlementWriterOptions) {
@@ -101,45 +101,33 @@ export class SettlementWriter implements SettlementSink {
 
   /**
    * Writes everything queued so far, batch by batch (a failed batch stays queued), then has the
-   * ledger write what it keeps outside settled rows (SQLite: its log journal).
+   * ledger write what it keeps outside settled rows (SQLite: its log journal). One flush at a
+   * time: a flush asked for meanwhile runs once the running one is done.
    */
-  async flush(): Promise<void> {
-    await this.writeQueued();
-    await this.flushLedger();
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.flushNow());
+    return this.flushing;
   }
 
-  private async writeQueued(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  private async flushNow(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, this.options.batchSize);
       this.queue = this.queue.slice(batch.length);
-      let ok = true;
-      this.flushing = this.write(batch)
-        .then(() => this.batches.succeeded())
-        .catch((error: unknown) => {
-          ok = false;
-          this.batches.failed(error, { settlements: batch.length });
-          this.queue = batch.concat(this.queue);
-        })
-        .finally(() => {
-          this.flushing = null;
-        });
-      await this.flushing;
-      if (!ok) return;
+      try {
+        await this.write(batch);
+        this.batches.succeeded();
+      } catch (error) {
+        this.batches.failed(error, { settlements: batch.length });
+        this.queue = batch.concat(this.queue);
+        break;
+      }
     }
-  }
-
-  /** One ledger flush at a time (a flush waits for a running one, then flushes the rest). */
-  private async flushLedger(): Promise<void> {
-    while (this.moving) await this.moving;
-    this.moving = this.ledger
-      .flush(this.options.logDatabase)
-      .then(() => this.moves.succeeded())
-      .catch((error: unknown) => this.moves.failed(error))
-      .finally(() => {
-        this.moving = null;
-      });
-    await this.moving;
+    try {
+      await this.ledger.flush(this.options.logDatabase);
+      this.moves.succeeded();
+    } catch (error) {
+      this.moves.failed(error);
+    }
   }
 
   private async write(batch: PendingSettlement[]): Promise<void> {

@@ -26,30 +26,24 @@ export class ImageFetchError extends Error {
 
 const MAX_REDIRECTS = 3;
 
-const PRIVATE_RANGES = (() => {
-  const list = new BlockList();
-  for (const [network, prefix] of [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15],
-  ] as const) {
-    list.addSubnet(network, prefix, 'ipv4');
-  }
-  for (const [network, prefix] of [
-    ['::', 128],
-    ['::1', 128],
-    ['fc00::', 7],
-    ['fe80::', 10],
-  ] as const) {
-    list.addSubnet(network, prefix, 'ipv6');
-  }
-  return list;
-})();
+const PRIVATE_RANGES = new BlockList();
+for (const range of [
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '::/128',
+  '::1/128',
+  'fc00::/7',
+  'fe80::/10',
+]) {
+  const [network = '', prefix] = range.split('/');
+  PRIVATE_RANGES.addSubnet(network, Number(prefix), isIP(network) === 6 ? 'ipv6' : 'ipv4');
+}
 
 /** True for loopback, private, CGNAT and link-local addresses (IPv4-mapped IPv6 included). */
 export function isPrivateAddress(address: string): boolean {

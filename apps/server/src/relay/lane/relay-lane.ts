@@ -152,7 +152,7 @@ export class RelayLane {
     const fail = (error: unknown) => {
       if (ownErrors === undefined || reply.sent || !ownErrors(error, reply)) sendError(error, request, reply);
     };
-    const reply = new RelayReply(res, request, startedAt, fail);
+    const reply = new RelayReply(res, request, startedAt);
     reply.header('X-Oneapi-Request-Id', id);
     ready.checkForwarded(raw);
     const logInfo = ready.logRequests;

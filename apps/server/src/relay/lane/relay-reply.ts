@@ -1,19 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { ADDED_TIME_HEADER, formatAddedMs } from '../../observability/added-time.ts';
 import type { RelayAbort } from '../relay-abort.ts';
 import type { RelayRequest } from './relay-request.ts';
 
-const isReadable = (payload: unknown): payload is Readable =>
-  payload !== null && typeof payload === 'object' && typeof (payload as Readable).pipe === 'function';
-
 /**
  * A relay reply, as the relay lane answers every relay route: what the stages, the session guard
  * and the error writer use of a reply (the names Fastify's reply has), with the same effects
- * (status on the raw response, `content-length` for bodies sent whole, default content types,
- * JSON for objects, streams piped with the source destroyed when the client goes away), written
- * straight to Node's response. A route that does not wait for an upstream gets
+ * (status on the raw response, `content-length`, default content types, JSON for objects), written
+ * straight to Node's response; a sender that writes a body as it comes takes the response over. A route that does not wait for an upstream gets
  * `X-Switchyard-Added-Ms` (its whole handling time) on what it sends; one that does sets it itself.
  */
 export class RelayReply {
@@ -28,15 +23,11 @@ export class RelayReply {
    * stream gets them on the response before it is piped.
    */
   private readonly headers: string[] = [];
-  /** The head is written (`takeOver`): a header set now could not go out. */
-  private headersWritten = false;
 
   constructor(
     readonly raw: ServerResponse,
     private readonly request: RelayRequest,
     private readonly startedAt: number,
-    /** Answers an error the usual way (a stream that fails before its first byte). */
-    private readonly fail: (error: unknown) => void,
   ) {
     this.log = request.log;
     this.stampsAddedTime = !request.routeOptions.config.relay;
@@ -52,17 +43,12 @@ export class RelayReply {
   }
 
   /**
-   * Sets a header (replacing one of the same name, in any case); once a stream was handed over,
-   * on the response itself (its headers go out with the stream's first bytes). Once the head is
-   * written (`takeOver`) nothing more can go in it: the header is dropped with a warning.
+   * Sets a header (replacing one of the same name, in any case). Once the answer is sent or the
+   * head written (`takeOver`) nothing more can go in it: the header is dropped with a warning.
    */
   header(name: string, value: string): this {
-    if (this.headersWritten) {
-      this.log.warn({ header: name }, 'header set after the response head was written');
-      return this;
-    }
     if (this.sent) {
-      this.raw.setHeader(name, value);
+      this.log.warn({ header: name }, 'header set after the response head was written');
       return this;
     }
     const at = this.indexOf(name);
@@ -104,10 +90,6 @@ export class RelayReply {
       this.header(ADDED_TIME_HEADER, formatAddedMs(this.elapsedTime));
     }
     this.sent = true;
-    if (isReadable(payload)) {
-      this.sendStream(payload);
-      return this;
-    }
     let body: string | Buffer;
     let defaultType: string;
     if (payload === undefined || payload === null) {
@@ -138,42 +120,17 @@ export class RelayReply {
   }
 
   /**
-   * Hands the response to a sender that writes the body itself (`relay-response.ts`): the headers
-   * set so far go on the response (out with its first bytes) and the reply counts as sent.
+   * Hands the response to a sender that writes the body itself (`stages/event-stream-reply.ts`):
+   * the headers set so far go on the response (out with its first bytes) and the reply counts as
+   * sent.
    */
   takeOver(): ServerResponse {
     this.sent = true;
-    this.headersWritten = true;
     const res = this.raw;
     // One `writeHead` of the list (no header map, no per-header `setHeader`); the head goes out
     // with the first bytes written.
     res.writeHead(res.statusCode, this.headers);
     this.headers.length = 0;
     return res;
-  }
-
-  /** Pipes a body to the client; a client that leaves first destroys it, a failing one ends the response. */
-  private sendStream(payload: Readable): void {
-    const res = this.raw;
-    const headers = this.headers;
-    for (let index = 0; index < headers.length; index += 2)
-      res.setHeader(headers[index]!, headers[index + 1]!);
-    headers.length = 0;
-    let sourceOpen = true;
-    finished(payload, { readable: true, writable: false }, (error) => {
-      sourceOpen = false;
-      if (error == null) return;
-      if (res.headersSent) {
-        this.log.warn({ err: error }, 'response stream failed');
-        res.destroy();
-      } else {
-        this.sent = false;
-        this.fail(error);
-      }
-    });
-    finished(res, () => {
-      if (sourceOpen) payload.destroy();
-    });
-    payload.pipe(res);
   }
 }

@@ -10,11 +10,14 @@ export const isJson = (contentType: unknown): boolean =>
   contentType === undefined || (typeof contentType === 'string' && /json|^text\/plain/i.test(contentType));
 
 /**
- * Which answers of a non-stream call are read whole before they are sent on (the rest is piped:
- * an event stream after all, or binary audio). Pass-through: JSON (or text) answers; conversion:
- * every answer that is not an event stream, as the adapter reads it into a neutral response.
- * Kept as two fixed functions, not a closure per call.
+ * Which 2xx answers are read whole before they are sent on (the rest is piped; error answers are
+ * always read whole). A stream call: none. A non-stream call, pass-through: JSON (or text)
+ * answers (not an event stream after all, nor binary audio); conversion: every answer that is not
+ * an event stream, as the adapter reads it into a neutral response. Fixed functions, not a
+ * closure per call.
  */
+export const BUFFER_NONE: BufferWhen = () => false;
+
 export const BUFFER_PASSED_THROUGH: BufferWhen = (_status, headers: IncomingHttpHeaders) => {
   const contentType = headers['content-type'];
   return !isEventStream(contentType) && isJson(contentType);

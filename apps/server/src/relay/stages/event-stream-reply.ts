@@ -21,8 +21,7 @@ export function sendEventStream(
   reply: RelayReply,
   abort: RelayAbort,
   body: Readable,
-  onClose: (clientLeft: boolean) => void,
-  relay?: BodyRelay,
+  relay: BodyRelay,
 ): RelayReply {
   reply
     .code(200)
@@ -30,29 +29,24 @@ export function sendEventStream(
     .header('cache-control', 'no-cache')
     .header('connection', 'keep-alive')
     .header('x-accel-buffering', 'no');
-  return sendPiped(reply, abort, body, onClose, relay);
+  return sendPiped(reply, abort, body, relay);
 }
 
 /**
- * Sends a body as it comes, with the status and headers set so far: a readable the reply pipes
- * (the conversion path), or a pass-through's upstream body whose chunks go through `relay` and
- * straight to the client's response (body-pump.ts). When the connection closes, a client that
- * left before the end aborts the upstream call (`abort`), then `onClose(clientLeft)` runs — the
- * senders report the call's outcome there (or earlier, when the body ends).
+ * Sends a body as it comes, with the status and headers set so far: its chunks go through `relay`
+ * and straight to the client's response (body-pump.ts). When the connection closes, a client that
+ * left before the end aborts the upstream call (`abort`); the pump then tells the relay (`fail`,
+ * then `settle`) — the senders report the call's outcome there (or earlier, when the body ends).
  */
 export function sendPiped(
   reply: RelayReply,
   abort: RelayAbort,
   body: Readable,
-  onClose: (clientLeft: boolean) => void,
-  relay?: BodyRelay,
+  relay: BodyRelay,
 ): RelayReply {
   reply.raw.once('close', () => {
-    const clientLeft = !reply.raw.writableFinished;
-    if (clientLeft) abort.abort();
-    onClose(clientLeft);
+    if (!reply.raw.writableFinished) abort.abort();
   });
-  if (relay === undefined) return reply.send(body);
   pumpBody(body, reply.takeOver(), relay);
   return reply;
 }

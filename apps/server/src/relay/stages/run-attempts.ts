@@ -15,14 +15,9 @@ import { hasRemoteImages, inlineRemoteImages } from '../images/inline-remote-ima
 import { ImageFetchError } from '../images/remote-image-fetcher.ts';
 import type { RelayContext } from '../relay-context.ts';
 import type { RelayRuntime } from '../relay-runtime.ts';
-import {
-  MAX_ERROR_BODY_BYTES,
-  readBodyText,
-  type UpstreamAnswer,
-  UpstreamBodyCut,
-} from '../upstream-answer.ts';
+import { type UpstreamAnswer, UpstreamBodyCut } from '../upstream-answer.ts';
 import type { SlotRelease } from '../upstream-limits.ts';
-import { BUFFER_CONVERTED, BUFFER_PASSED_THROUGH } from './answer-shape.ts';
+import { BUFFER_CONVERTED, BUFFER_NONE, BUFFER_PASSED_THROUGH } from './answer-shape.ts';
 import { planUpstreamCall, type UpstreamPlan } from './plan-upstream-call.ts';
 
 /** A 2xx upstream response and how it was obtained. */
@@ -179,7 +174,14 @@ async function attemptChannels(
     if (!channel || excluded.has(channel.id)) break;
     excluded.add(channel.id);
     const adapter = getProviderAdapter(channel.type);
-    const plan = adapter ? planAttempt(adapter, call, codec, channel, conversions) : null;
+    let plan: UpstreamPlan | null = null;
+    try {
+      if (adapter) plan = planUpstreamCall(adapter, call, codec, channel.runtime.setting, conversions);
+    } catch (error) {
+      // Content with no equivalent on the channel's protocol: the request's fault (400).
+      if (isRelayRequestError(error)) throw requestRefused(error.message);
+      throw error;
+    }
     if (!adapter || !plan) {
       // This channel's type cannot serve the client's protocol: skip it without using an attempt.
       unsupported = channel;
@@ -207,7 +209,12 @@ async function attemptChannels(
       const sentAt = performance.now();
       let response: UpstreamAnswer;
       try {
-        response = await sendAttempt(runtime, request, context, channel, plan);
+        const bufferWhen = plan.call.stream
+          ? BUFFER_NONE
+          : plan.mode === 'convert'
+            ? BUFFER_CONVERTED
+            : BUFFER_PASSED_THROUGH;
+        response = await runtime.upstream.fetchAnswer(request, context.abort, channel.limits, bufferWhen);
       } finally {
         context.upstreamWaitMs += performance.now() - sentAt;
       }
@@ -216,7 +223,8 @@ async function attemptChannels(
         responding = true;
         return { channel, adapter, request, response, plan, release: releaseChannel };
       }
-      const text = response.text ?? (await readBodyText(response.body, MAX_ERROR_BODY_BYTES));
+      // An error answer is always read whole (its first 64 KB).
+      const text = response.text ?? '';
       failure = adapter.parseError(response.statusCode, text, response.headers as Record<string, string>);
     } catch (error) {
       if (context.abort.aborted) throw new ClientAbortedError('client closed the connection');
@@ -251,31 +259,6 @@ async function attemptChannels(
 }
 
 /**
- * Sends one attempt. A call that expects a whole answer (not a stream) has it read whole by the
- * upstream client, without a body stream; a stream call gets undici's streamed body.
- */
-function sendAttempt(
-  runtime: RelayRuntime,
-  request: UpstreamRequest,
-  context: RelayContext,
-  channel: RouteTarget,
-  plan: UpstreamPlan,
-): Promise<UpstreamAnswer> {
-  // Not an async function: the whole answer's promise is handed on as it is.
-  if (!plan.call.stream) {
-    const bufferWhen = plan.mode === 'convert' ? BUFFER_CONVERTED : BUFFER_PASSED_THROUGH;
-    return runtime.upstream.fetchAnswer(request, context.abort, channel.limits, bufferWhen);
-  }
-  return runtime.upstream.send(request, context.abort, channel.limits).then((streamed) => ({
-    statusCode: streamed.statusCode,
-    headers: streamed.headers,
-    text: null,
-    bytes: null,
-    body: streamed.body,
-  }));
-}
-
-/**
  * A 2xx answer the relay cannot pass on: its connection closed before its body was complete, or
  * a conversion could not read it. An upstream error (502 in the client's protocol; nothing was
  * delivered, so the call is refunded), not an internal one.
@@ -292,25 +275,6 @@ export function badAnswerFailure(channel: RouteTarget, cause: unknown, cutShort:
     cause,
   });
   return toRelayFailure(failure, channel);
-}
-
-/**
- * The attempt's plan; a conversion the call cannot go through (content with no equivalent on the
- * channel's protocol) is the request's fault: a 400, not an upstream failure.
- */
-function planAttempt(
-  adapter: ProviderAdapter,
-  call: RelayCall,
-  codec: RelayContext['codec'],
-  channel: RouteTarget,
-  conversions: CallConversions,
-): UpstreamPlan | null {
-  try {
-    return planUpstreamCall(adapter, call, codec, channel.runtime.setting, conversions);
-  } catch (error) {
-    if (isRelayRequestError(error)) throw requestRefused(error.message);
-    throw error;
-  }
 }
 
 /** No enabled channel serves the model in the group. */

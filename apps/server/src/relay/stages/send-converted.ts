@@ -11,6 +11,7 @@ import {
 import type { RelayReply } from '../lane/relay-reply.ts';
 import type { RelayContext } from '../relay-context.ts';
 import { readBodyText } from '../upstream-answer.ts';
+import type { BodyRelay } from './body-pump.ts';
 import { CLIENT_LEFT, interruptedStreamEvent, sendEventStream } from './event-stream-reply.ts';
 import { type AttemptSuccess, badAnswerFailure } from './run-attempts.ts';
 import { type CallOutcome, callOutcome } from './settle-usage.ts';
@@ -71,15 +72,21 @@ export async function sendConvertedJson(
 ): Promise<unknown> {
   const { adapter, channel, plan } = success;
   const text = await readUpstreamText(context, success);
-  if (context.codec.fromEmbeddingsAnswer !== undefined) {
-    return sendConvertedEmbeddings(context, success, reply, done, text, context.codec.fromEmbeddingsAnswer);
-  }
-  let unified: ReturnType<typeof adapter.toResponse>;
+  const { fromEmbeddingsAnswer } = context.codec;
+  let read: ReturnType<typeof adapter.toResponse> | undefined;
+  let embeddings = '';
   try {
-    unified = adapter.toResponse(JSON.parse(text), plan.call);
+    if (fromEmbeddingsAnswer === undefined) read = adapter.toResponse(JSON.parse(text), plan.call);
+    else embeddings = fromEmbeddingsAnswer(text, context.call);
   } catch (error) {
     throw badAnswerFailure(channel, error, false);
   }
+  reply.code(200).header('content-type', 'application/json');
+  if (read === undefined) {
+    // An embeddings answer of the hub protocol in the client's shape, billed by its usage.
+    return sendWhole(reply, embeddings, done, success, adapter.readUsage(text, plan.call.protocol), () => 0);
+  }
+  const unified = read;
   let completion: number | undefined;
   const localCompletionTokens = () => {
     completion ??= countResponseTokens(unified, context.call.model).tokens;
@@ -88,28 +95,7 @@ export async function sendConvertedJson(
   const usage = unified.usage;
   const shown = usage ?? localUsage(context.promptEstimate(), localCompletionTokens());
   const body = context.codec.toClientResponse({ ...unified, usage: shown }, context.call);
-  reply.code(200).header('content-type', 'application/json');
   return sendWhole(reply, body, done, success, usage, localCompletionTokens);
-}
-
-/** An embeddings answer of the hub protocol in the client's shape, billed by its usage. */
-function sendConvertedEmbeddings(
-  context: RelayContext,
-  success: AttemptSuccess,
-  reply: RelayReply,
-  done: (outcome: CallOutcome) => void,
-  text: string,
-  convert: (text: string, call: RelayContext['call']) => string,
-): RelayReply {
-  let body: string;
-  try {
-    body = convert(text, context.call);
-  } catch (error) {
-    throw badAnswerFailure(success.channel, error, false);
-  }
-  const usage = success.adapter.readUsage(text, success.plan.call.protocol);
-  reply.code(200).header('content-type', 'application/json');
-  return sendWhole(reply, body, done, success, usage, () => 0);
 }
 
 /**
@@ -191,7 +177,7 @@ export function sendConvertedStream(
     const cut = interruption ?? (sawFinish || usage ? undefined : '上游流提前结束');
     done(callOutcome(channel, request.upstreamModel, usage, countLocal, partCount > 0, true, firstMs, cut));
   };
-  async function* relay(): AsyncGenerator<Uint8Array> {
+  async function* bytes(): AsyncGenerator<Uint8Array> {
     const reader = output.getReader();
     try {
       while (true) {
@@ -211,13 +197,17 @@ export function sendConvertedStream(
       finish();
     }
   }
-  return sendEventStream(
-    reply,
-    context.abort,
-    Readable.from(relay(), { objectMode: false }),
-    (clientLeft) => {
-      if (clientLeft) interruption ??= CLIENT_LEFT;
-      finish();
+  // A client that leaves reaches `fail` (the call aborted), then `settle`.
+  const relay: BodyRelay = {
+    chunk(chunk, send) {
+      send(chunk);
+      return true;
     },
-  );
+    end: () => undefined,
+    fail() {
+      if (context.abort.aborted) interruption ??= CLIENT_LEFT;
+    },
+    settle: finish,
+  };
+  return sendEventStream(reply, context.abort, Readable.from(bytes(), { objectMode: false }), relay);
 }

@@ -165,10 +165,8 @@ function sendStream(
       : undefined,
   });
   let interruption: string | undefined;
-  let finished = false;
+  // The pump settles once, whatever ended the stream.
   const finish = () => {
-    if (finished) return;
-    finished = true;
     const result = tap.result();
     const firstMs =
       result.firstEventAt === undefined ? 0 : Math.round(result.firstEventAt - context.startedAt);
@@ -205,16 +203,8 @@ function sendStream(
     },
     settle: finish,
   };
-  return sendEventStream(
-    reply,
-    context.abort,
-    body,
-    (clientLeft) => {
-      if (clientLeft) interruption ??= CLIENT_LEFT;
-      finish();
-    },
-    relay,
-  );
+  // A client that leaves reaches `fail` (the call aborted: CLIENT_LEFT), then `settle`.
+  return sendEventStream(reply, context.abort, body, relay);
 }
 
 /**
@@ -230,14 +220,6 @@ function sendBytes(
 ) {
   const { response, channel, request } = success;
   let delivered = false;
-  let finished = false;
-  const finish = () => {
-    if (finished) return;
-    finished = true;
-    done(
-      callOutcome(channel, request.upstreamModel, undefined, noTokens, delivered, false, -1000, undefined),
-    );
-  };
   const relay: BodyRelay = {
     chunk(chunk, send) {
       delivered = true;
@@ -246,9 +228,13 @@ function sendBytes(
     },
     end: () => undefined,
     fail: () => undefined,
-    settle: finish,
+    // Once, whatever ended the body.
+    settle: () =>
+      done(
+        callOutcome(channel, request.upstreamModel, undefined, noTokens, delivered, false, -1000, undefined),
+      ),
   };
   const contentType = response.headers['content-type'];
   reply.code(200).header('content-type', String(contentType ?? 'application/octet-stream'));
-  return sendPiped(reply, context.abort, body, finish, relay);
+  return sendPiped(reply, context.abort, body, relay);
 }

@@ -1,7 +1,6 @@
 import type { Usage } from '@switchyard/relay-kit';
 import { LogType } from '@switchyard/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Settlement } from '../../billing/ledger/billing-service.ts';
 import { type BilledUsage, computeQuota } from '../../billing/pricing/compute-quota.ts';
 import type { RouteTarget } from '../../channels/channel-index.ts';
 import type { NewLog } from '../../db/repositories/log-repository.ts';
@@ -87,7 +86,7 @@ function consumeLogRow(
   context: RelayContext,
   outcome: CallOutcome,
   usage: BilledUsage,
-  settlement: Settlement,
+  charged: number,
 ): NewLog {
   const { caller, price, call } = context;
   let content = describePrice(context);
@@ -115,7 +114,7 @@ function consumeLogRow(
     token_id: caller.token?.id ?? 0,
     token_name: caller.token?.name ?? (context.isPlayground ? '操练场' : ''),
     model_name: call.model,
-    quota: settlement.charged,
+    quota: charged,
     prompt_tokens: usage.promptTokens,
     completion_tokens: usage.completionTokens,
     use_time: Math.max(0, Math.round((performance.now() - context.startedAt) / 1000)),
@@ -158,7 +157,7 @@ export function settleUsage(
         };
     const cost = computeQuota(context.price, usage, options.getNumber('QuotaPerUnit'));
     const buildLog = options.getBoolean('LogConsumeEnabled')
-      ? (settlement: Settlement) => consumeLogRow(context, outcome, usage, settlement)
+      ? (charged: number) => consumeLogRow(context, outcome, usage, charged)
       : undefined;
     return settleAndRecord(
       runtime,

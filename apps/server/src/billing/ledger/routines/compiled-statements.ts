@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import type { DatabaseKind } from '../../../config/env.ts';
 import type { NewLog } from '../../../db/repositories/log-repository.ts';
 import { LOG_COLUMNS, logValues } from '../../settlement/log-values.ts';
 
@@ -12,8 +13,8 @@ export type ServerKind = 'postgres' | 'mysql';
  * nodes and compiled it for every batch (8% of the gateway's CPU per call on PostgreSQL, ADR-25).
  * Texts depend only on the dialect and on how many rows, ids or calls they carry, so each shape is
  * built once and kept; values always travel as parameters, never in the text. What both servers
- * share is here; each dialect's own texts are in `postgres/postgres-statements.ts` and
- * `mysql/mysql-statements.ts`.
+ * share is here (the log insert serves a separate SQLite log database too); each dialect's own
+ * texts are in `postgres/postgres-ledger.ts` and `mysql/mysql-ledger.ts`.
  */
 
 /** Shapes kept per dialect and count; a larger count is built each time (never in practice). */
@@ -30,18 +31,18 @@ export function kept(key: string, count: number, build: () => string): string {
   return text;
 }
 
-/** `$from, $from+1, …` (PostgreSQL) or `?, ?, …` (MySQL): `count` parameters from number `from`. */
-export function placeholders(kind: ServerKind, from: number, count: number): string {
+/** `$from, $from+1, …` (PostgreSQL) or `?, ?, …` (MySQL, SQLite): `count` parameters from number `from`. */
+export function placeholders(kind: DatabaseKind, from: number, count: number): string {
   const marks: string[] = new Array(count);
-  for (let index = 0; index < count; index++) marks[index] = kind === 'mysql' ? '?' : `$${from + index}`;
+  for (let index = 0; index < count; index++) marks[index] = kind === 'postgres' ? `$${from + index}` : '?';
   return marks.join(', ');
 }
 
-const quote = (kind: ServerKind, name: string) => (kind === 'mysql' ? `\`${name}\`` : `"${name}"`);
+const quote = (kind: DatabaseKind, name: string) => (kind === 'mysql' ? `\`${name}\`` : `"${name}"`);
 
-/** One INSERT of consume log rows, every column of `logs`, defaults filled in as SQLite's insert does. */
+/** One INSERT of consume log rows, every column of `logs`, defaults filled in (`logValues`). */
 export function logInsertQuery(
-  kind: ServerKind,
+  kind: DatabaseKind,
   rows: readonly { log: NewLog; at: number }[],
 ): CompiledQuery {
   const width = LOG_COLUMNS.length;

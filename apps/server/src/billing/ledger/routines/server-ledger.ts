@@ -3,7 +3,7 @@ import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import type { Database } from '../../../db/schema.ts';
 import { encodeEntry, type PendingSettlement, pendingFromRow } from '../../settlement/settlement-entry.ts';
-import { credit, type Executor, type Payer } from '../balance-moves.ts';
+import { credit, type Executor, type Payer, refundClaimedIn } from '../balance-moves.ts';
 import { insertConsumeLogs } from '../consume-logs.ts';
 import type { Ledger, RefundClaim, ReserveRow } from '../ledger.ts';
 import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
@@ -83,31 +83,9 @@ export class ServerLedger implements Ledger {
     return code === 1;
   }
 
-  /** A Kysely transaction: the rare task refund needs no routine of its own. */
+  /** A Kysely transaction (balance-moves.ts): the rare task refund needs no routine of its own. */
   refundClaimed(userId: number, tokenId: number, amount: number, claim: RefundClaim): Promise<boolean> {
-    return this.handle.db.transaction().execute(async (trx) => {
-      if (!(await claim(trx))) return false;
-      if (amount === 0) return true;
-      await trx
-        .updateTable('users')
-        .set({ quota: sql`quota + ${amount}`, used_quota: sql`used_quota - ${amount}` })
-        .where('id', '=', userId)
-        .execute();
-      if (tokenId > 0) {
-        await trx
-          .updateTable('tokens')
-          .set({ remain_quota: sql`remain_quota + ${amount}` })
-          .where('id', '=', tokenId)
-          .where('unlimited_quota', '=', 0)
-          .execute();
-        await trx
-          .updateTable('tokens')
-          .set({ used_quota: sql`used_quota - ${amount}` })
-          .where('id', '=', tokenId)
-          .execute();
-      }
-      return true;
-    });
+    return refundClaimedIn(this.handle.db, userId, tokenId, amount, claim);
   }
 
   async settle(attempt: SettleAttempt): Promise<PendingSettlement | null> {

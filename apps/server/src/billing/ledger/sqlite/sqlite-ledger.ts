@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { logValues } from '../../settlement/log-values.ts';
 import type { PendingSettlement } from '../../settlement/settlement-entry.ts';
-import type { Payer } from '../balance-moves.ts';
+import { type Payer, refundClaimedIn } from '../balance-moves.ts';
 import type { Ledger, RefundClaim, ReserveRow } from '../ledger.ts';
 import { type SettleAttempt, stampLog } from '../settle-attempt.ts';
 import { groupCommitOf, type SqliteGroupCommit } from './sqlite-group-commit.ts';
@@ -21,10 +21,6 @@ const prepareAll = (db: SQLite.Database) => ({
   deleteSettled: db.prepare("DELETE FROM reservations WHERE id = ? AND state = 'settled'"),
   creditUser: db.prepare('UPDATE users SET quota = quota + ? WHERE id = ?'),
   creditToken: db.prepare('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?'),
-  reverseUser: db.prepare('UPDATE users SET quota = quota + ?, used_quota = used_quota - ? WHERE id = ?'),
-  reverseToken: db.prepare(
-    'UPDATE tokens SET remain_quota = remain_quota + (CASE WHEN unlimited_quota = 0 THEN ? ELSE 0 END), used_quota = used_quota - ? WHERE id = ?',
-  ),
 });
 
 type Statements = ReturnType<typeof prepareAll>;
@@ -122,19 +118,9 @@ export class SqliteLedger implements Ledger {
     });
   }
 
-  /**
-   * A Kysely transaction on the same connection (the group commit waits while it is open): `claim`
-   * runs through Kysely, the credit through the prepared statements, inside that transaction.
-   */
+  /** A Kysely transaction on the same connection (balance-moves.ts; the group commit waits while it is open). */
   refundClaimed(userId: number, tokenId: number, amount: number, claim: RefundClaim): Promise<boolean> {
-    return this.handle.db.transaction().execute(async (trx) => {
-      if (!(await claim(trx))) return false;
-      if (amount === 0) return true;
-      const s = this.prepared();
-      s.reverseUser.run(amount, amount, userId);
-      if (tokenId > 0) s.reverseToken.run(amount, amount, tokenId);
-      return true;
-    });
+    return refundClaimedIn(this.handle.db, userId, tokenId, amount, claim);
   }
 
   /**
