@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { rollupTimingFor } from './log-rollup-job.ts';
 
 describe('rollupTimingFor', () => {
-  it('waits for late commits on PostgreSQL and MySQL only, and batches small on SQLite', () => {
-    expect(rollupTimingFor('sqlite', {})).toMatchObject({ batchRows: 500, settleMs: 0 });
+  it('waits for late commits on PostgreSQL and MySQL only; SQLite rests after each large batch', () => {
+    expect(rollupTimingFor('sqlite', {})).toMatchObject({ batchRows: 20_000, pauseMs: 1000, settleMs: 0 });
     expect(rollupTimingFor('postgres', {})).toMatchObject({ batchRows: 5000, settleMs: 30_000 });
     expect(rollupTimingFor('mysql', {}).settleMs).toBe(30_000);
   });
