@@ -4,6 +4,7 @@
  * pg_indexes, dropped, and re-created after the fill, so the measured schema is the migrated one.
  */
 import pg from 'pg';
+import { SUM_QUOTA_DATA_INTO_MODELS } from '../../../apps/server/src/db/migrations/011-quota-data-models.ts';
 import type { Row } from './console-rows.ts';
 import type { LogFill } from './log-fill.ts';
 import { LOG_COLUMNS, type LogBatch, type QuotaBucket } from './log-rows.ts';
@@ -99,6 +100,8 @@ export async function openPostgresFill(dsn: string): Promise<LogFill> {
     },
     async finish() {
       await pending;
+      // The dashboard's per-model sums follow quota_data, written here around the repository.
+      await client.query(SUM_QUOTA_DATA_INTO_MODELS);
       await client.query(`SET maintenance_work_mem = '512MB'`);
       for (const index of indexes) await client.query(index.indexdef);
       await client.query('VACUUM ANALYZE logs');

@@ -4,6 +4,7 @@
  * up to date row by row), so the measured schema is exactly the migrated one.
  */
 import Database from 'better-sqlite3';
+import { SUM_QUOTA_DATA_INTO_MODELS } from '../../../apps/server/src/db/migrations/011-quota-data-models.ts';
 import type { Row } from './console-rows.ts';
 import type { LogFill } from './log-fill.ts';
 import { LOG_COLUMNS, type LogBatch, type QuotaBucket } from './log-rows.ts';
@@ -68,6 +69,8 @@ export function openSqliteFill(path: string): LogFill {
       for (const [table, rows] of tables) insertRows(table, rows);
     },
     async finish() {
+      // The dashboard's per-model sums follow quota_data, written here around the repository.
+      db.exec(SUM_QUOTA_DATA_INTO_MODELS);
       for (const index of indexes) db.exec(index.sql);
       // No ANALYZE: the server never runs it, so SQLite plans without statistics there too.
       db.pragma('journal_mode = WAL');

@@ -119,6 +119,9 @@ function serverEnv(options: Options): Record<string, string> {
     GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
     CRITICAL_RATE_LIMIT: '100000',
     LOG_LEVEL: 'warn',
+    // The roll-up catches up on the filled table without resting (nothing else writes meanwhile).
+    LOG_ROLLUP_PAUSE_MS: '0',
+    LOG_ROLLUP_SETTLE_MS: '0',
     SQL_DSN: options.database === 'postgres' ? postgresDsn(options.postgresUrl) : '',
     LOG_SQL_DSN: '',
     REDIS_CONN_STRING: '',
@@ -224,7 +227,12 @@ async function main(): Promise<void> {
   }
   log('starting the server on the filled database');
   const server = await startServer(options);
-  await waitForLogAggregates(server.url);
+  await waitForLogAggregates(
+    options.database === 'sqlite'
+      ? { database: 'sqlite', path: join(DATA_DIRECTORY, 'logs.db') }
+      : { database: 'postgres', dsn: postgresDsn(options.postgresUrl) },
+    log,
+  );
   const admin = await login(server.url);
   const world = buildWorld(FULL_WORLD);
   const subjects = subjectsOf(world, table.requestId);

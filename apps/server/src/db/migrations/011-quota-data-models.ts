@@ -44,10 +44,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
  * Fills an empty quota_data_models from quota_data (here, and for a benchmark that writes
  * quota_data directly into a migrated database).
  */
-export async function sumQuotaDataIntoModels(db: Kysely<unknown>): Promise<void> {
-  await sql`INSERT INTO quota_data_models (model_name, created_at, token_used, count, quota)
+/** Fills quota_data_models from quota_data (also run by bench:logs after its bulk fill). */
+export const SUM_QUOTA_DATA_INTO_MODELS = `INSERT INTO quota_data_models (model_name, created_at, token_used, count, quota)
     SELECT model_name, created_at, sum(token_used), sum(count), sum(quota) FROM quota_data
-    GROUP BY model_name, created_at`.execute(db);
+    GROUP BY model_name, created_at`;
+
+export async function sumQuotaDataIntoModels(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(SUM_QUOTA_DATA_INTO_MODELS).execute(db);
 }
 
 export async function down(): Promise<void> {
