@@ -15,8 +15,9 @@ export interface RollupGrain {
 }
 
 /**
- * The grains, smallest first; a stat query reads the first one that keeps every column its filter
- * names. The narrow ones (per type, per model, per channel, per group) are small at any traffic,
+ * The grains, smallest first (ids are stored, so a grain keeps its id wherever it stands); a stat
+ * query reads the first one that keeps every column its filter names. The narrow ones (per type,
+ * per model, per channel, per group, and those three together) are small at any traffic,
  * so they keep hours as well as days and a query reads raw rows only for the partial hours at its
  * ends. The per-token grain (which also serves user and username filters) and the full grain (any
  * combination of filters) grow with the number of tokens and of distinct calls, so they keep days
@@ -27,6 +28,9 @@ export const ROLLUP_GRAINS: readonly RollupGrain[] = [
   { id: 2, dimensions: ['model_name'], spans: [DAY, HOUR] },
   { id: 3, dimensions: ['channel_id'], spans: [DAY, HOUR] },
   { id: 4, dimensions: ['group'], spans: [DAY, HOUR] },
+  // Two or three of model, channel and group together (no user or token): a few hundred
+  // combinations an hour, where the full grain would hold about one row per call.
+  { id: 7, dimensions: ['model_name', 'channel_id', 'group'], spans: [DAY, HOUR] },
   { id: 5, dimensions: ['user_id', 'username', 'token_name'], spans: [DAY] },
   {
     id: 6,
