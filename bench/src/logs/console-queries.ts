@@ -17,11 +17,18 @@ export interface ConsoleQuery {
 
 export interface TimeRanges {
   today: [number, number];
+  /** The last 24 hours (the dashboard's "hour" preset). */
+  day: [number, number];
   week: [number, number];
+  /** The last 30 days (the dashboard's "week" preset, and the longest span `/api/data/self` accepts). */
+  month: [number, number];
   all: [number, number];
 }
 
-/** Today (from local midnight), the last 7 days and the last 90 days, each ending an hour from now. */
+/**
+ * Today (from local midnight), the last day, 7 days, 30 days and 90 days, each ending an hour from
+ * now. The dashboard's presets are the last day, 7 days (its default) and 30 days.
+ */
 export function timeRanges(now: Date): TimeRanges {
   const end = Math.floor(now.getTime() / 1000) + 3600;
   const midnight = new Date(now);
@@ -29,7 +36,9 @@ export function timeRanges(now: Date): TimeRanges {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   return {
     today: [Math.floor(midnight.getTime() / 1000), end],
+    day: [nowSeconds - 86400, end],
     week: [nowSeconds - 7 * 86400, end],
+    month: [nowSeconds - 30 * 86400 + 3600, end],
     all: [nowSeconds - 90 * 86400, end],
   };
 }
@@ -178,11 +187,31 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
   }
   const data = (path: string, range: [number, number], username = '') =>
     `${path}?username=${username}&start_timestamp=${range[0]}&end_timestamp=${range[1]}&default_time=hour`;
+  const ownData = (range: [number, number]) =>
+    `/api/data/self/?start_timestamp=${range[0]}&end_timestamp=${range[1]}&default_time=hour`;
   queries.push(
+    {
+      kind: 'dashboard',
+      name: 'dashboard (admin, every user), 1 day',
+      path: data('/api/data/', ranges.day),
+      caller: 'admin',
+    },
     {
       kind: 'dashboard',
       name: 'dashboard (admin, every user), 7 days',
       path: data('/api/data/', ranges.week),
+      caller: 'admin',
+    },
+    {
+      kind: 'dashboard',
+      name: 'dashboard (admin, every user), 30 days',
+      path: data('/api/data/', ranges.month),
+      caller: 'admin',
+    },
+    {
+      kind: 'dashboard',
+      name: `dashboard (admin, ${s.heavyUser.username}), 30 days`,
+      path: data('/api/data/', ranges.month, s.heavyUser.username),
       caller: 'admin',
     },
     {
@@ -200,7 +229,13 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
     {
       kind: 'dashboard',
       name: 'dashboard (own, heaviest user), 7 days',
-      path: `/api/data/self/?start_timestamp=${ranges.week[0]}&end_timestamp=${ranges.week[1]}&default_time=hour`,
+      path: ownData(ranges.week),
+      caller: 'heavy-user',
+    },
+    {
+      kind: 'dashboard',
+      name: 'dashboard (own, heaviest user), 30 days',
+      path: ownData(ranges.month),
       caller: 'heavy-user',
     },
     {
