@@ -13,10 +13,15 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import { applyLogFilter, type LogFilter, type LogIndexColumn, type LogQuery } from './log-filter.ts';
 
-/** Index entries a probe counts at most per filter column. */
-export const PROBE_CAP = 5000;
-/** Entries (with their rows) a column with more than PROBE_CAP entries is sampled over. */
-export const SAMPLE_ENTRIES = 200;
+export interface ProbeLimits {
+  /** Index entries a probe counts at most per filter column. */
+  cap: number;
+  /** Entries (with their rows) a column with more than `cap` entries is sampled over. */
+  sample: number;
+}
+
+/** A probe reads at most about cap × columns index entries and sample × columns rows. */
+export const PROBE_LIMITS: ProbeLimits = { cap: 5000, sample: 200 };
 
 interface Candidate {
   column: LogIndexColumn;
@@ -53,10 +58,10 @@ const FILTER_COLUMNS = [
   'created_at',
 ] as const;
 
-/** The column's index entries in the range, counted up to PROBE_CAP (from the index alone). */
-async function entriesOf(db: Kysely<Database>, candidate: Candidate): Promise<number> {
+/** The column's index entries in the range, counted up to the cap (from the index alone). */
+async function entriesOf(db: Kysely<Database>, candidate: Candidate, limits: ProbeLimits): Promise<number> {
   const entries = applyLogFilter(db.selectFrom('logs').select(sql<number>`1`.as('one')), candidate.alone)
-    .limit(PROBE_CAP)
+    .limit(limits.cap)
     .as('entries');
   const row = await db
     .selectFrom(entries)
@@ -66,17 +71,18 @@ async function entriesOf(db: Kysely<Database>, candidate: Candidate): Promise<nu
 }
 
 /**
- * Of the column's first SAMPLE_ENTRIES entries in the range (index order, as the capped total
+ * Of the column's first `sample` entries in the range (index order, as the capped total
  * reads them), how many rows match the whole filter.
  */
 async function matchesInSample(
   db: Kysely<Database>,
   candidate: Candidate,
   filter: LogFilter,
+  limits: ProbeLimits,
 ): Promise<number> {
   const columns = filter.requestId ? [...FILTER_COLUMNS, 'other' as const] : FILTER_COLUMNS;
   const sample = applyLogFilter(db.selectFrom('logs').select(columns), candidate.alone)
-    .limit(SAMPLE_ENTRIES)
+    .limit(limits.sample)
     .as('logs');
   // The derived table has the filter's columns under the table's name, so the filter applies as is.
   const sampled = db.selectFrom(sample) as unknown as LogQuery;
@@ -88,26 +94,35 @@ async function matchesInSample(
 
 /**
  * Index entries the list's capped total is expected to read through the column: all of them when
- * there are fewer than PROBE_CAP, else as many as LOG_TOTAL_CAP + 1 matches take at the sampled
+ * there are fewer than the cap, else as many as LOG_TOTAL_CAP + 1 matches take at the sampled
  * rate (a sample without a match counts as half of one).
  */
-async function expectedReads(db: Kysely<Database>, candidate: Candidate, filter: LogFilter): Promise<number> {
-  const entries = await entriesOf(db, candidate);
-  if (entries < PROBE_CAP) return entries;
-  const matches = await matchesInSample(db, candidate, filter);
-  return ((LOG_TOTAL_CAP + 1) * SAMPLE_ENTRIES) / Math.max(matches, 0.5);
+async function expectedReads(
+  db: Kysely<Database>,
+  candidate: Candidate,
+  filter: LogFilter,
+  limits: ProbeLimits,
+): Promise<number> {
+  const entries = await entriesOf(db, candidate, limits);
+  if (entries < limits.cap) return entries;
+  const matches = await matchesInSample(db, candidate, filter, limits);
+  return ((LOG_TOTAL_CAP + 1) * limits.sample) / Math.max(matches, 0.5);
 }
 
 /**
  * The filter with `driveBy` set to the indexed column expected to read the fewest entries, when
  * it has more than one; otherwise the filter as it is. SQLite only.
  */
-export async function withDrivingIndex(db: Kysely<Database>, filter: LogFilter): Promise<LogFilter> {
+export async function withDrivingIndex(
+  db: Kysely<Database>,
+  filter: LogFilter,
+  limits: ProbeLimits = PROBE_LIMITS,
+): Promise<LogFilter> {
   const candidates = candidatesOf(filter);
   if (candidates.length < 2) return filter;
   let best: { column: LogIndexColumn; reads: number } | null = null;
   for (const candidate of candidates) {
-    const reads = await expectedReads(db, candidate, filter);
+    const reads = await expectedReads(db, candidate, filter, limits);
     if (best === null || reads < best.reads) best = { column: candidate.column, reads };
   }
   return { ...filter, driveBy: best?.column };

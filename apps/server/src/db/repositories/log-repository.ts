@@ -13,6 +13,17 @@ export type LogRow = Selectable<LogTable>;
 
 const CONSUME = LogType.Consume;
 
+/** The matching rows counted up to LOG_TOTAL_CAP + 1 (a count over a limited sub-select). */
+export function cappedTotalQuery(db: Kysely<Database>, filter: LogFilter) {
+  return db
+    .selectFrom(
+      applyLogFilter(db.selectFrom('logs').select('id'), filter)
+        .limit(LOG_TOTAL_CAP + 1)
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('total'));
+}
+
 /** The defaults of the logs table's NOT NULL columns (migration 101). */
 export const LOG_COLUMN_DEFAULTS = {
   user_id: 0,
@@ -66,14 +77,7 @@ export class LogRepository {
     if (resolved === null) return { items: [], total: 0, capped: false };
     const [items, counted] = await Promise.all([
       newestLogRows(this.db, resolved, paging),
-      this.db
-        .selectFrom(
-          applyLogFilter(this.db.selectFrom('logs').select('id'), resolved)
-            .limit(LOG_TOTAL_CAP + 1)
-            .as('m'),
-        )
-        .select((eb) => eb.fn.countAll<number | string>().as('total'))
-        .executeTakeFirst(),
+      cappedTotalQuery(this.db, resolved).executeTakeFirst(),
     ]);
     const total = Number(counted?.total ?? 0);
     return total > LOG_TOTAL_CAP

@@ -44,6 +44,11 @@ export function newestLogRows(
   filter: LogFilter,
   paging: NewestRowsPaging,
 ): Promise<Selectable<LogTable>[]> {
+  return newestLogRowsQuery(db, filter, paging).execute() as Promise<Selectable<LogTable>[]>;
+}
+
+/** The query newestLogRows runs (its plan is what tests examine). */
+export function newestLogRowsQuery(db: Kysely<Database>, filter: LogFilter, paging: NewestRowsPaging) {
   const matching = (only: LogFilter) => {
     const query = applyLogFilter(db.selectFrom('logs').selectAll(), only);
     return (paging.after ? afterCursor(query, paging.after) : query) as typeof query;
@@ -59,8 +64,7 @@ export function newestLogRows(
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .offset(paging.offset)
-      .limit(paging.limit)
-      .execute();
+      .limit(paging.limit);
   }
   const branch = (name: string, i: number) =>
     db
@@ -80,6 +84,5 @@ export function newestLogRows(
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .offset(paging.offset)
-    .limit(paging.limit)
-    .execute() as Promise<Selectable<LogTable>[]>;
+    .limit(paging.limit);
 }
