@@ -3,6 +3,7 @@ import { ErrorCode, LogExportQuery, queryInteger, Role } from '@switchyard/share
 import type { FastifyInstance } from 'fastify';
 import { currentUser, requireRole } from '../../auth/guards.ts';
 import { LogKeysetReader } from '../../db/repositories/log-keyset-reader.ts';
+import { resolveLogFilter } from '../../db/repositories/resolve-log-filter.ts';
 import { GatewayError } from '../../errors/gateway-error.ts';
 import { metricsOf } from '../../observability/gateway-metrics.ts';
 import { readChannelNames } from './channel-names.ts';
@@ -19,8 +20,8 @@ function fileNameOf(nowSeconds: number, utcOffsetMinutes: number): string {
 }
 
 /**
- * `GET /api/log/export` (admin): the rows `GET /api/log/` lists for the same filters, every page,
- * streamed as a CSV file (docs/console-wire.md). Refusals and a failing first query answer in the
+ * `GET /api/log/export` (admin): the rows `GET /api/log/` lists for the same filters (resolved by
+ * the list's own resolveLogFilter), every page, streamed as a CSV file (docs/console-wire.md). Refusals and a failing first query answer in the
  * `/api` envelope; once the file has started, a failure ends the download early.
  *
  * One export at a time per admin on each node: an export keeps a node serialising for as long as
@@ -57,7 +58,7 @@ export async function logExportRoutes(app: FastifyInstance): Promise<void> {
       }
       const utcOffsetMinutes = queryInteger(query.utc_offset);
       const stream = await openLogCsv(source, {
-        filter: filterOf(query, null),
+        filter: await resolveLogFilter(logDatabase.db, filterOf(query, null)),
         utcOffsetMinutes,
         onBatch: (rows) => metrics.logExportRows(rows),
       });

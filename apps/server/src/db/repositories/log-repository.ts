@@ -1,79 +1,28 @@
 import { LOG_TOTAL_CAP, LogType } from '@switchyard/shared';
-import {
-  type Insertable,
-  type Kysely,
-  type Selectable,
-  type SelectQueryBuilder,
-  type SqlBool,
-  sql,
-} from 'kysely';
-import { containsIgnoringCase, escapeLike } from '../like-pattern.ts';
-import { dialectOf } from '../migrations/column-types.ts';
+import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import { escapeLike } from '../like-pattern.ts';
 import type { Database, LogTable } from '../schema.ts';
-import {
-  distinctModelNames,
-  MAX_RESOLVED_MODEL_NAMES,
-  namesContaining,
-  requestIdCondition,
-  requestIdWindow,
-} from './log-list-query.ts';
+import { applyLogFilter, type LogFilter } from './log-filter.ts';
+import { newestLogRows } from './newest-log-rows.ts';
+import { resolveLogFilter } from './resolve-log-filter.ts';
+
+export { applyLogFilter, type LogFilter, type LogQuery } from './log-filter.ts';
 
 export type NewLog = Insertable<LogTable>;
 export type LogRow = Selectable<LogTable>;
 
-/** Log filters, all optional and combined with AND (0 / '' / undefined = no filter). */
-export interface LogFilter {
-  userId?: number;
-  tokenId?: number;
-  /** 0 = every type. */
-  type?: number;
-  /** Exact. */
-  username?: string;
-  /** Exact. */
-  tokenName?: string;
-  /** Contains, literally, ignoring ASCII case. */
-  modelName?: string;
-  /** created_at ≥ start (seconds). */
-  start?: number;
-  /** created_at ≤ end (seconds). */
-  end?: number;
-  channelId?: number;
-  /** Exact. */
-  group?: string;
-  /** Exact model names (the model filter resolved, see listPage); replaces modelName. */
-  modelNames?: readonly string[];
-  /** The row whose `other` records this request id (list routes only). */
-  requestId?: string;
-}
-
-export type LogQuery = SelectQueryBuilder<Database, 'logs', object>;
-
-/**
- * Applies a LogFilter. The equality and time conditions match the logs indexes (user_id +
- * created_at, created_at + type, username, token_name, channel_id, token_id, group); the
- * model-name substring match is a filter on the rows those select.
- */
-export function applyLogFilter<Q extends LogQuery>(query: Q, filter: LogFilter): Q {
-  let q: LogQuery = query;
-  if (filter.userId) q = q.where('user_id', '=', filter.userId);
-  if (filter.tokenId) q = q.where('token_id', '=', filter.tokenId);
-  if (filter.type) q = q.where('type', '=', filter.type);
-  if (filter.username) q = q.where('username', '=', filter.username);
-  if (filter.tokenName) q = q.where('token_name', '=', filter.tokenName);
-  if (filter.modelNames) q = q.where('model_name', 'in', filter.modelNames);
-  else if (filter.modelName) q = q.where(containsIgnoringCase('model_name', filter.modelName));
-  if (filter.requestId) q = q.where(requestIdCondition(filter.requestId));
-  if (filter.start) q = q.where('created_at', '>=', filter.start);
-  if (filter.end) q = q.where('created_at', '<=', filter.end);
-  if (filter.channelId) q = q.where('channel_id', '=', filter.channelId);
-  if (filter.group) q = q.where('group', '=', filter.group);
-  return q as Q;
-}
-
 const CONSUME = LogType.Consume;
 
-/** Up to this many exact model names, a page is read name by name and merged (pageOf). */
-const MAX_MERGED_MODEL_NAMES = 64;
+/** The matching rows counted up to LOG_TOTAL_CAP + 1 (a count over a limited sub-select). */
+export function cappedTotalQuery(db: Kysely<Database>, filter: LogFilter) {
+  return db
+    .selectFrom(
+      applyLogFilter(db.selectFrom('logs').select('id'), filter)
+        .limit(LOG_TOTAL_CAP + 1)
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('total'));
+}
 
 /** The defaults of the logs table's NOT NULL columns (migration 101). */
 export const LOG_COLUMN_DEFAULTS = {
@@ -115,89 +64,25 @@ export class LogRepository {
   /**
    * One page of matching rows, newest first (created_at, then id, both descending), and their
    * total counted up to LOG_TOTAL_CAP (`capped` when there are more). Each filter column is
-   * indexed with created_at (migration 103); the model filter is first resolved to the exact
-   * names it matches, each read from the index in time order and merged; a request id narrows
-   * the time range to the hour after the time it begins with.
+   * indexed with created_at (migration 104); the filter is first resolved (resolveLogFilter):
+   * the model pattern to the exact names it matches, each read from the index in time order and
+   * merged, a request id to the hour after the time it begins with, and on SQLite the one index
+   * that drives both the page and the total.
    */
   async listPage(
     filter: LogFilter,
     paging: { offset: number; limit: number },
   ): Promise<{ items: LogRow[]; total: number; capped: boolean }> {
-    const resolved = await this.resolveFilter(filter);
+    const resolved = await resolveLogFilter(this.db, filter);
     if (resolved === null) return { items: [], total: 0, capped: false };
     const [items, counted] = await Promise.all([
-      this.pageOf(resolved, paging),
-      this.db
-        .selectFrom(
-          applyLogFilter(this.db.selectFrom('logs').select('id'), resolved)
-            .limit(LOG_TOTAL_CAP + 1)
-            .as('m'),
-        )
-        .select((eb) => eb.fn.countAll<number | string>().as('total'))
-        .executeTakeFirst(),
+      newestLogRows(this.db, resolved, paging),
+      cappedTotalQuery(this.db, resolved).executeTakeFirst(),
     ]);
     const total = Number(counted?.total ?? 0);
     return total > LOG_TOTAL_CAP
       ? { items, total: LOG_TOTAL_CAP, capped: true }
       : { items, total, capped: false };
-  }
-
-  /** The filter with its model pattern resolved to exact names and its request id's window; null = matches nothing. */
-  private async resolveFilter(filter: LogFilter): Promise<LogFilter | null> {
-    let resolved = filter;
-    if (filter.modelName && !filter.modelNames) {
-      const names = namesContaining(
-        await distinctModelNames(this.db, dialectOf(this.db as Kysely<unknown>)),
-        filter.modelName,
-      );
-      if (names.length === 0) return null;
-      if (names.length <= MAX_RESOLVED_MODEL_NAMES) resolved = { ...resolved, modelNames: names };
-    }
-    const window = filter.requestId ? requestIdWindow(filter.requestId) : null;
-    if (window) {
-      const start = Math.max(filter.start || 0, window.start);
-      const end = filter.end ? Math.min(filter.end, window.end) : window.end;
-      if (start > end) return null;
-      resolved = { ...resolved, start, end };
-    }
-    return resolved;
-  }
-
-  /**
-   * The page's rows. Several exact model names are read name by name (each from its index in
-   * time order, at most offset + limit rows) and merged, rather than left to a planner that may
-   * sort every row of a popular model.
-   */
-  private pageOf(filter: LogFilter, paging: { offset: number; limit: number }): Promise<LogRow[]> {
-    const names = filter.modelNames;
-    if (!names || names.length <= 1 || names.length > MAX_MERGED_MODEL_NAMES) {
-      return applyLogFilter(this.db.selectFrom('logs').selectAll(), filter)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .offset(paging.offset)
-        .limit(paging.limit)
-        .execute();
-    }
-    const branch = (name: string, i: number) =>
-      this.db
-        .selectFrom(
-          applyLogFilter(this.db.selectFrom('logs').selectAll(), { ...filter, modelNames: [name] })
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(paging.offset + paging.limit)
-            .as(`m${i}`),
-        )
-        .selectAll();
-    let merged = branch(names[0]!, 0);
-    for (let i = 1; i < names.length; i++) merged = merged.unionAll(branch(names[i]!, i));
-    return this.db
-      .selectFrom(merged.as('merged'))
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(paging.offset)
-      .limit(paging.limit)
-      .execute() as Promise<LogRow[]>;
   }
 
   /** The newest `limit` matching rows (search and token-log routes). */

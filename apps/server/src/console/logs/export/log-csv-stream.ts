@@ -20,7 +20,8 @@ export interface LogCsvSource {
 }
 
 export interface LogCsvOptions {
-  filter: LogFilter;
+  /** Resolved as the list resolves it (resolveLogFilter); null = matches nothing (a header only). */
+  filter: LogFilter | null;
   utcOffsetMinutes: number;
   batchRows?: number;
   /** Called after each batch is read, with its row count. */
@@ -61,7 +62,9 @@ export async function openLogCsv(source: LogCsvSource, options: LogCsvOptions): 
   const names = new ChannelNameCache(source);
 
   const read = async (after: LogRow | null): Promise<LogRow[]> => {
-    const rows = await source.reader.batch(filter, after ? cursorAfter(after) : null, batchRows);
+    const rows = filter
+      ? await source.reader.batch(filter, after ? cursorAfter(after) : null, batchRows)
+      : [];
     onBatch?.(rows.length);
     await names.load(rows);
     return rows;
