@@ -1,7 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../../config/env.ts';
 import type { Database } from '../../db/schema.ts';
-import type { RollupIncrement, RollupSourceRow } from './aggregate-rows.ts';
+import { aggregateRows, type RollupIncrement, type RollupSourceRow } from './aggregate-rows.ts';
+import { ROLLUP_KEY_COLUMNS } from './rollup-grains.ts';
 
 /** Increments per INSERT statement (14 parameters each, well under every driver's limit). */
 const CHUNK_SIZE = 1000;
@@ -23,6 +24,17 @@ export class RollupStore {
       .select((eb) => eb.fn.max<number | string | null>('id').as('id'))
       .executeTakeFirst();
     return Number(row?.id ?? 0);
+  }
+
+  /**
+   * Counts up to `limit` rows with after < id ≤ bound into the aggregates and moves the watermark
+   * past them; answers how many rows it counted.
+   */
+  async rollUp(after: number, bound: number, limit: number): Promise<number> {
+    const rows = await this.rowsAfter(after, bound, limit);
+    const through = rows.length < limit ? bound : rows[rows.length - 1]!.id;
+    await this.commit(aggregateRows(rows), after, through);
+    return rows.length;
   }
 
   /** Up to `limit` rows with after < id ≤ through, in id order. */
@@ -88,25 +100,12 @@ export class RollupStore {
     }
     await insert
       .onConflict((conflict) =>
-        conflict
-          .columns([
-            'grain',
-            'span',
-            'user_id',
-            'bucket',
-            'type',
-            'username',
-            'token_name',
-            'model_name',
-            'channel_id',
-            'group',
-          ])
-          .doUpdateSet((eb) => ({
-            count: eb('log_rollups.count', '+', eb.ref('excluded.count')),
-            quota: eb('log_rollups.quota', '+', eb.ref('excluded.quota')),
-            prompt_tokens: eb('log_rollups.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
-            completion_tokens: eb('log_rollups.completion_tokens', '+', eb.ref('excluded.completion_tokens')),
-          })),
+        conflict.columns([...ROLLUP_KEY_COLUMNS]).doUpdateSet((eb) => ({
+          count: eb('log_rollups.count', '+', eb.ref('excluded.count')),
+          quota: eb('log_rollups.quota', '+', eb.ref('excluded.quota')),
+          prompt_tokens: eb('log_rollups.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
+          completion_tokens: eb('log_rollups.completion_tokens', '+', eb.ref('excluded.completion_tokens')),
+        })),
       )
       .execute();
   }
