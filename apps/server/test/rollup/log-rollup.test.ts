@@ -2,17 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
 import { LogRepository } from '../../src/db/repositories/log-repository.ts';
+import { fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogBatchDeleter } from '../../src/logs/retention/log-batch-deleter.ts';
-import { LogRollupJob, type LogRollupTiming } from '../../src/logs/rollup/log-rollup-job.ts';
+import { LogRollupJob } from '../../src/logs/rollup/log-rollup-job.ts';
 import { sumRawRows } from '../../src/logs/rollup/log-sums.ts';
 import { rolledUpThrough } from '../../src/logs/rollup/rolled-up-through.ts';
 import { DAY, HOUR } from '../../src/logs/rollup/rollup-grains.ts';
 import { sumLogs } from '../../src/logs/rollup/rollup-stat-query.ts';
+import type { LogRollupTiming } from '../../src/logs/rollup/rollup-timing.ts';
 import { createTestDatabase, type TestDatabase, testDatabaseKind } from '../support/test-database.ts';
 import { BASE, insertLogs, randomFilter, randomLogs, SPREAD, seeded } from './rollup-fixtures.ts';
 
 const quiet = { warn: () => undefined };
-const timing = (batchRows: number): LogRollupTiming => ({ batchRows, pauseMs: 0, idleMs: 10, settleMs: 0 });
+const timing = (batchRows: number): LogRollupTiming => ({
+  pacing: fixedPacing(batchRows, 0),
+  idleMs: 10,
+  settleMs: 0,
+});
 
 describe('consume-log aggregates against the raw rows', () => {
   let database: TestDatabase;
@@ -161,7 +167,7 @@ if (testDatabaseKind !== 'sqlite') {
         handle.db,
         handle.kind,
         { warn: () => undefined },
-        { batchRows: 1000, pauseMs: 0, idleMs: 10, settleMs: 30_000 },
+        { pacing: fixedPacing(1000, 0), idleMs: 10, settleMs: 30_000 },
         () => clock,
       );
       expect(await job.runOnce()).toBe(0);

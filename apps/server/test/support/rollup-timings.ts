@@ -11,6 +11,7 @@ import { migrateDatabases } from '../../src/db/migrate.ts';
 import { sumQuotaDataIntoModels } from '../../src/db/migrations/011-quota-data-models.ts';
 import { type LogFilter, LogRepository } from '../../src/db/repositories/log-repository.ts';
 import { QuotaDataRepository } from '../../src/logs/quota-data-repository.ts';
+import { fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogRollupJob } from '../../src/logs/rollup/log-rollup-job.ts';
 import { rolledUpThrough } from '../../src/logs/rollup/rolled-up-through.ts';
 import { sumLogs } from '../../src/logs/rollup/rollup-stat-query.ts';
@@ -53,12 +54,7 @@ const job = new LogRollupJob(
   handle.db,
   handle.kind,
   { warn: (o, m) => console.warn(m, o) },
-  {
-    batchRows: 5000,
-    pauseMs: 0,
-    idleMs: 0,
-    settleMs: 0,
-  },
+  { pacing: fixedPacing(5000, 0), idleMs: 0, settleMs: 0 },
 );
 const r0 = Date.now();
 const cpu0 = process.cpuUsage();

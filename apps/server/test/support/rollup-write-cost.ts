@@ -12,8 +12,9 @@ import type { DatabaseKind } from '../../src/config/env.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateDatabases } from '../../src/db/migrate.ts';
 import { LogRepository } from '../../src/db/repositories/log-repository.ts';
-import { LogRollupJob, rollupTimingFor } from '../../src/logs/rollup/log-rollup-job.ts';
+import { LogRollupJob } from '../../src/logs/rollup/log-rollup-job.ts';
 import { rolledUpThrough } from '../../src/logs/rollup/rolled-up-through.ts';
+import { rollupTimingFor } from '../../src/logs/rollup/rollup-timing.ts';
 import { randomLogs, seeded } from '../rollup/rollup-fixtures.ts';
 
 const [kind, location, rowsArg, roundsArg] = process.argv.slice(2) as [

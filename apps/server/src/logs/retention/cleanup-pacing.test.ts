@@ -4,6 +4,7 @@ import {
   DEFAULT_CLEANUP_PACING,
   fixedPacing,
   nextBatchSize,
+  PacedBatches,
   pauseAfter,
 } from './cleanup-pacing.ts';
 
@@ -54,5 +55,27 @@ describe('cleanup pacing', () => {
     const pacing = fixedPacing(25, 0);
     expect(nextBatchSize(pacing, 25, 10_000)).toBe(25);
     expect(pauseAfter(pacing, 10_000)).toBe(0);
+  });
+
+  it('grows after a quick batch only when told it was full; shrinks after a slow one regardless', async () => {
+    const pacing = { batchSize: 1000, firstBatch: 100, batchMs: 1, pauseMs: 0, sharePercent: 10 };
+    const batches = new PacedBatches({ ...pacing, batchMs: 10_000 });
+    await batches.time(
+      async () => 3,
+      (rows) => rows >= 100,
+    );
+    expect(batches.size).toBe(100);
+    await batches.time(
+      async () => 100,
+      (rows) => rows >= 100,
+    );
+    expect(batches.size).toBe(200);
+    const slow = new PacedBatches(pacing);
+    await slow.time(
+      () => new Promise((resolve) => setTimeout(resolve, 20)),
+      () => false,
+    );
+    expect(slow.size).toBe(50);
+    expect(slow.pauseMs()).toBeGreaterThanOrEqual(9 * 15);
   });
 });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type CleanupPacing, DEFAULT_CLEANUP_PACING, nextBatchSize, pauseAfter } from './cleanup-pacing.ts';
+import { type CleanupPacing, DEFAULT_CLEANUP_PACING, PacedBatches } from './cleanup-pacing.ts';
 import { type ClearProgress, ClearRun } from './clear-run.ts';
 import { LogBatchDeleter } from './log-batch-deleter.ts';
 import { RetentionCursors } from './retention-cursors.ts';
@@ -141,25 +141,15 @@ export class LogCleaner {
     return result;
   }
 
-  /**
-   * The batch sizes and pauses of one piece of work: `time` runs a batch and measures it, `size`
-   * is the next batch's rows and `pause` the rest after the last batch (cleanup-pacing.ts).
-   */
+  /** The batch sizes and pauses of one piece of work (cleanup-pacing.ts). */
   private batches() {
-    let size = this.pacing.firstBatch;
-    let lastMs = 0;
+    const batches = new PacedBatches(this.pacing);
     return {
       get size() {
-        return size;
+        return batches.size;
       },
-      time: async <T>(batch: () => Promise<T>): Promise<T> => {
-        const started = performance.now();
-        const result = await batch();
-        lastMs = performance.now() - started;
-        size = nextBatchSize(this.pacing, size, lastMs);
-        return result;
-      },
-      pause: () => this.pause(pauseAfter(this.pacing, lastMs)),
+      time: <T>(batch: () => Promise<T>): Promise<T> => batches.time(batch),
+      pause: () => this.pause(batches.pauseMs()),
     };
   }
 

@@ -1,73 +1,28 @@
 import type { Kysely } from 'kysely';
-import { ConfigError, type DatabaseKind } from '../../config/env.ts';
+import type { DatabaseKind } from '../../config/env.ts';
 import type { Database } from '../../db/schema.ts';
-import { aggregateRows } from './aggregate-rows.ts';
+import { PacedBatches } from '../retention/cleanup-pacing.ts';
 import { rolledUpThrough } from './rolled-up-through.ts';
 import { RollupStore } from './rollup-store.ts';
+import { type LogRollupTiming, rollupTimingFor } from './rollup-timing.ts';
 
 /** Minimal logger (Fastify's satisfies it). */
 interface RollupLog {
   warn(object: object, message: string): void;
 }
 
-export interface LogRollupTiming {
-  /** Rows per batch (one transaction). */
-  batchRows: number;
-  /** Pause between batches while catching up, so a backfill never holds the database for long. */
-  pauseMs: number;
-  /** Wait when nothing new is there. */
-  idleMs: number;
-  /**
-   * How long an id must have been visible before the watermark passes the ids below it. On
-   * PostgreSQL and MySQL ids are handed out when a row is inserted but become visible when its
-   * transaction commits, so id 41 can appear after id 42: a watermark moved to 42 at once would
-   * never count 41. The job notes the highest committed id it sees, and only after `settleMs` moves
-   * the watermark up to that id: every id below it was handed out before the note was taken, and
-   * its transaction has had `settleMs` to commit or roll back. Consume rows are written by short
-   * transactions (a settlement batch, a log-writer flush); one that holds an inserted logs row
-   * uncommitted for longer would have its row left out. SQLite hands out ids under its one write
-   * lock, so they become visible in order and the setting is 0 there.
-   */
-  settleMs: number;
-}
-
-function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, least: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < least) {
-    throw new ConfigError(`${name} must be an integer of at least ${least}, got "${raw}"`);
-  }
-  return value;
-}
-
-/**
- * The roll-up's timing for a database, from LOG_ROLLUP_BATCH_ROWS, LOG_ROLLUP_PAUSE_MS,
- * LOG_ROLLUP_IDLE_MS and LOG_ROLLUP_SETTLE_MS when set (tests shorten them). The relay pays for
- * each batch more than for each row (side by side, 500-row batches every 2 s cost the relay about
- * 13% CPU per call, 20,000-row batches every 20 s nothing measurable), so batches are few and
- * large; the stat queries read the rows past the watermark raw, so the wait costs no accuracy.
- * On SQLite a batch runs on the connection the relay's settlements use, so a catch-up rests a
- * second after each one.
- */
-export function rollupTimingFor(kind: DatabaseKind, env: NodeJS.ProcessEnv = process.env): LogRollupTiming {
-  return {
-    batchRows: whole(env, 'LOG_ROLLUP_BATCH_ROWS', kind === 'sqlite' ? 20_000 : 5000, 1),
-    pauseMs: whole(env, 'LOG_ROLLUP_PAUSE_MS', kind === 'sqlite' ? 1000 : 50, 0),
-    idleMs: whole(env, 'LOG_ROLLUP_IDLE_MS', 20_000, 1),
-    settleMs: whole(env, 'LOG_ROLLUP_SETTLE_MS', kind === 'sqlite' ? 0 : 30_000, 0),
-  };
-}
-
 /**
  * The master's roll-up: reads logs rows past the watermark in id order, a batch at a time, and
  * adds them to log_rollups with the watermark in one transaction (RollupStore.commit), so a crash
  * loses nothing and counts nothing twice: the next process starts from the committed watermark.
- * An adopted database with millions of rows is caught up the same way, with a pause between
- * batches. Nothing here runs per relay call.
+ * An adopted database with millions of rows is caught up the same way, in batches sized by time
+ * with rests between them (rollup-timing.ts). Nothing here runs per relay call.
  */
 export class LogRollupJob {
   private readonly store: RollupStore;
+  private readonly batches: PacedBatches;
+  /** Whether the last batch was full (more rows may be waiting). */
+  private behind = false;
   /** Highest committed ids seen, oldest first, each with when it was seen (ms). */
   private notes: Array<{ at: number; id: number }> = [];
   private stopped = false;
@@ -82,6 +37,7 @@ export class LogRollupJob {
     private readonly now: () => number = Date.now,
   ) {
     this.store = new RollupStore(db, kind);
+    this.batches = new PacedBatches(timing.pacing);
   }
 
   /** The highest id the watermark may pass now (see `settleMs`); 0 while nothing has settled. */
@@ -100,35 +56,47 @@ export class LogRollupJob {
     return this.notes[0]!.id;
   }
 
-  /** Rolls up one batch; answers how many rows it counted (0: nothing settled past the watermark). */
+  /**
+   * Rolls up one batch of at most the pacing's current size; answers how many rows it counted (0:
+   * nothing settled past the watermark). Only a full batch may grow the next one: a short one says
+   * nothing about what a full one costs.
+   */
   async runOnce(): Promise<number> {
+    const limit = this.batches.size;
+    const counted = await this.batches.time(
+      () => this.countBatch(limit),
+      (rows) => rows >= limit,
+    );
+    this.behind = counted >= limit;
+    return counted;
+  }
+
+  private async countBatch(limit: number): Promise<number> {
     const watermark = await rolledUpThrough(this.db);
     const bound = await this.settledBound();
     if (bound <= watermark) return 0;
-    const rows = await this.store.rowsAfter(watermark, bound, this.timing.batchRows);
-    const through = rows.length < this.timing.batchRows ? bound : rows[rows.length - 1]!.id;
-    await this.store.commit(aggregateRows(rows), watermark, through);
-    return rows.length;
+    return this.store.rollUp(watermark, bound, limit);
   }
 
-  /** Runs batches until one finds nothing more to count (tests, a caught-up check). */
+  /** Runs batches back to back until one is not full (tests, a caught-up check). */
   async catchUp(): Promise<void> {
-    while ((await this.runOnce()) >= this.timing.batchRows);
+    do await this.runOnce();
+    while (this.behind);
   }
 
-  /** Runs until `stop()`: batches back to back (with the pause) while behind, else every idleMs. */
+  /** Runs until `stop()`: paced batches while behind, else one every idleMs. */
   start(): void {
     if (this.running) return;
     this.running = (async () => {
       while (!this.stopped) {
-        let counted = 0;
         try {
-          counted = await this.runOnce();
+          await this.runOnce();
         } catch (error) {
+          this.behind = false;
           this.log.warn({ err: error }, 'log roll-up failed; will retry');
         }
         if (this.stopped) break;
-        await this.sleep(counted >= this.timing.batchRows ? this.timing.pauseMs : this.timing.idleMs);
+        await this.sleep(this.behind ? this.batches.pauseMs() : this.timing.idleMs);
       }
     })();
   }

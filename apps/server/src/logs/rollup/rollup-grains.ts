@@ -6,6 +6,23 @@ export const DAY = 86_400;
 /** The logs columns a stat filter can name, besides type and time (which every grain keeps). */
 export type RollupDimension = 'user_id' | 'username' | 'token_name' | 'model_name' | 'channel_id' | 'group';
 
+/** log_rollups' key, in its primary key's order: the grain, bucket and type with every dimension. */
+export const ROLLUP_KEY_COLUMNS = [
+  'grain',
+  'span',
+  'user_id',
+  'bucket',
+  'type',
+  'username',
+  'token_name',
+  'model_name',
+  'channel_id',
+  'group',
+] as const;
+
+/** The sums each log_rollups row holds; a batch adds its increments to them. */
+export const ROLLUP_SUM_COLUMNS = ['count', 'quota', 'prompt_tokens', 'completion_tokens'] as const;
+
 /** One way of summing consume rows: the columns kept, and the bucket lengths kept for it. */
 export interface RollupGrain {
   id: number;

@@ -1,22 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { rollupTimingFor } from './log-rollup-job.ts';
+import { rollupTimingFor } from './rollup-timing.ts';
 
 describe('rollupTimingFor', () => {
-  it('waits for late commits on PostgreSQL and MySQL only; SQLite rests after each large batch', () => {
-    expect(rollupTimingFor('sqlite', {})).toMatchObject({ batchRows: 20_000, pauseMs: 1000, settleMs: 0 });
-    expect(rollupTimingFor('postgres', {})).toMatchObject({ batchRows: 5000, settleMs: 30_000 });
+  it('waits for late commits on PostgreSQL and MySQL only; SQLite batches are short and rare', () => {
+    expect(rollupTimingFor('sqlite', {})).toMatchObject({
+      pacing: { batchMs: 10, sharePercent: 10 },
+      settleMs: 0,
+    });
+    expect(rollupTimingFor('postgres', {}).settleMs).toBe(30_000);
     expect(rollupTimingFor('mysql', {}).settleMs).toBe(30_000);
   });
 
-  it('reads the environment and refuses what is not a whole number in range', () => {
+  it('reads the environment: a full-duty catch-up, and a first batch never above the most', () => {
     expect(
-      rollupTimingFor('mysql', { LOG_ROLLUP_SETTLE_MS: '0', LOG_ROLLUP_BATCH_ROWS: '10' }),
-    ).toMatchObject({
+      rollupTimingFor('sqlite', {
+        LOG_ROLLUP_SHARE: '100',
+        LOG_ROLLUP_PAUSE_MS: '0',
+        LOG_ROLLUP_BATCH_MS: '1000',
+        LOG_ROLLUP_BATCH_ROWS: '40',
+        LOG_ROLLUP_IDLE_MS: '50',
+      }),
+    ).toEqual({
+      pacing: { batchSize: 40, firstBatch: 40, batchMs: 1000, pauseMs: 0, sharePercent: 100 },
+      idleMs: 50,
       settleMs: 0,
-      batchRows: 10,
     });
-    expect(() => rollupTimingFor('sqlite', { LOG_ROLLUP_BATCH_ROWS: '0' })).toThrow(/LOG_ROLLUP_BATCH_ROWS/);
-    expect(() => rollupTimingFor('sqlite', { LOG_ROLLUP_PAUSE_MS: '1.5' })).toThrow(/LOG_ROLLUP_PAUSE_MS/);
-    expect(() => rollupTimingFor('sqlite', { LOG_ROLLUP_SETTLE_MS: '-1' })).toThrow(/LOG_ROLLUP_SETTLE_MS/);
+    expect(rollupTimingFor('mysql', { LOG_ROLLUP_SETTLE_MS: '0' }).settleMs).toBe(0);
+  });
+
+  it.each([
+    ['LOG_ROLLUP_BATCH_ROWS', '0'],
+    ['LOG_ROLLUP_BATCH_MS', '0'],
+    ['LOG_ROLLUP_PAUSE_MS', '1.5'],
+    ['LOG_ROLLUP_SHARE', '101'],
+    ['LOG_ROLLUP_IDLE_MS', '0'],
+    ['LOG_ROLLUP_SETTLE_MS', '-1'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(() => rollupTimingFor('sqlite', { [name]: value })).toThrow(name);
   });
 });
