@@ -119,8 +119,12 @@ function serverEnv(options: Options): Record<string, string> {
     GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
     CRITICAL_RATE_LIMIT: '100000',
     LOG_LEVEL: 'warn',
-    // The roll-up catches up on the filled table without resting (nothing else writes meanwhile).
+    // The roll-up catches up on the filled table at full duty (nothing else runs meanwhile): long
+    // batches, no rest.
+    LOG_ROLLUP_SHARE: '100',
     LOG_ROLLUP_PAUSE_MS: '0',
+    LOG_ROLLUP_BATCH_MS: '1000',
+    LOG_ROLLUP_BATCH_ROWS: '1000000',
     LOG_ROLLUP_SETTLE_MS: '0',
     SQL_DSN: options.database === 'postgres' ? postgresDsn(options.postgresUrl) : '',
     LOG_SQL_DSN: '',
