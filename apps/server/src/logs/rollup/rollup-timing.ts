@@ -53,7 +53,7 @@ function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, least: nu
  * between batches while catching up, 0–600000), LOG_ROLLUP_SHARE (most percent of the time,
  * 1–100), LOG_ROLLUP_IDLE_MS and LOG_ROLLUP_SETTLE_MS override the defaults. A catch-up at full
  * duty (an operator's backfill with nothing else running): LOG_ROLLUP_SHARE=100,
- * LOG_ROLLUP_PAUSE_MS=0 and a long LOG_ROLLUP_BATCH_MS (1000).
+ * LOG_ROLLUP_PAUSE_MS=0 and a long LOG_ROLLUP_BATCH_MS (5000).
  */
 export function rollupTimingFor(kind: DatabaseKind, env: NodeJS.ProcessEnv = process.env): LogRollupTiming {
   return {
