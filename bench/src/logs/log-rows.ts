@@ -4,51 +4,22 @@
  * Also totals what the console's other tables must agree with: users' and tokens' used quota,
  * channels' used quota, and the dashboard's hourly quota_data buckets.
  */
+import { LOG_COLUMNS } from '../../../apps/server/src/billing/settlement/log-values.ts';
+import type { NewLog } from '../../../apps/server/src/db/repositories/log-repository.ts';
 import { pick, seededRandom, type World } from './log-world.ts';
 
 export const LogType = { Topup: 1, Consume: 2, Manage: 3, System: 4, Error: 5 } as const;
 
-/** One batch, column by column (index i of every array is one row). */
-export interface LogBatch {
-  length: number;
-  user_id: number[];
-  created_at: number[];
-  type: number[];
-  content: string[];
-  username: string[];
-  token_name: string[];
-  model_name: string[];
-  quota: number[];
-  prompt_tokens: number[];
-  completion_tokens: number[];
-  use_time: number[];
-  is_stream: number[];
-  channel_id: number[];
-  token_id: number[];
-  group: string[];
-  ip: string[];
-  other: string[];
-}
+export { LOG_COLUMNS };
 
-export const LOG_COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel_id',
-  'token_id',
-  'group',
-  'ip',
-  'other',
-] as const satisfies ReadonlyArray<keyof LogBatch>;
+/** A column of the logs table's insert, in the server's order (LOG_COLUMNS). */
+export type LogColumn = (typeof LOG_COLUMNS)[number];
+
+/**
+ * One batch, column by column (index i of every array is one row): an array per column of the
+ * server's insert, typed from the logs table, so the fills' inserts follow the server's list.
+ */
+export type LogBatch = { length: number } & { [C in LogColumn]: Array<NonNullable<NewLog[C]>> };
 
 /** One hourly dashboard bucket (quota_data). */
 export interface QuotaBucket {

@@ -1,4 +1,6 @@
+import { LOG_COLUMNS, logValues } from '../../src/billing/settlement/log-values.ts';
 import type { DatabaseHandle } from '../../src/db/database.ts';
+import type { NewLog } from '../../src/db/repositories/log-repository.ts';
 
 /** The shape of a filled table: rows over days, spread over users, tokens, models, channels. */
 export interface FillShape {
@@ -34,26 +36,6 @@ function seeded(seed: number): () => number {
   };
 }
 
-const COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'use_time',
-  'is_stream',
-  'channel_id',
-  'token_id',
-  'group',
-  'ip',
-  'other',
-] as const;
-
 /**
  * Fills `logs` with consume rows in time order (ids grow with time, as written), uniformly spread
  * (each token belongs to one user, 2% error rows), and `quota_data` with the same calls per
@@ -80,25 +62,26 @@ export async function fillLogs(handle: DatabaseHandle, shape: FillShape, progres
       const prompt = Math.floor(random() * 2000);
       const completion = Math.floor(random() * 800);
       const quota = error ? 0 : prompt + completion * 2;
-      rows.push([
-        user,
-        at,
-        error ? 5 : 2,
-        '',
-        `user${user}`,
-        `token${token}`,
-        model,
+      const log: NewLog = {
+        user_id: user,
+        created_at: at,
+        type: error ? 5 : 2,
+        content: '',
+        username: `user${user}`,
+        token_name: `token${token}`,
+        model_name: model,
         quota,
-        prompt,
-        completion,
-        1,
-        0,
-        1 + Math.floor(random() * shape.channels),
-        token + 1,
-        GROUPS[user % GROUPS.length],
-        '',
-        '{"request_id":"x"}',
-      ]);
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        use_time: 1,
+        is_stream: 0,
+        channel_id: 1 + Math.floor(random() * shape.channels),
+        token_id: token + 1,
+        group: GROUPS[user % GROUPS.length]!,
+        ip: '',
+        other: '{"request_id":"x"}',
+      };
+      rows.push(logValues(log, at));
       if (error) continue;
       const hourStart = at - (at % 3600);
       const key = `${user}|${model}|${hourStart}`;
@@ -109,7 +92,7 @@ export async function fillLogs(handle: DatabaseHandle, shape: FillShape, progres
         bucket[6] += prompt + completion;
       } else buckets.set(key, [user, `user${user}`, model, hourStart, 1, quota, prompt + completion]);
     }
-    await insertRows(handle, 'logs', [...COLUMNS], rows);
+    await insertRows(handle, 'logs', [...LOG_COLUMNS], rows);
     await insertRows(
       handle,
       'quota_data',
