@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { rollupTimingFor } from './rollup-timing.ts';
 
 describe('rollupTimingFor', () => {
-  it('waits for late commits on PostgreSQL and MySQL only; SQLite batches are short and rare', () => {
+  it('waits for late commits on PostgreSQL and MySQL only; SQLite batches are short and take a fifth of the time', () => {
     expect(rollupTimingFor('sqlite', {})).toMatchObject({
-      pacing: { batchMs: 10, sharePercent: 10 },
+      pacing: { batchMs: 25, sharePercent: 20 },
       settleMs: 0,
     });
     expect(rollupTimingFor('postgres', {}).settleMs).toBe(30_000);
