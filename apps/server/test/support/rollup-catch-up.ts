@@ -8,11 +8,10 @@
  * process's CPU per row, and batch times.
  */
 import type { DatabaseKind } from '../../src/config/env.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { migrateDatabases } from '../../src/db/migrate.ts';
 import { fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogRollupJob } from '../../src/logs/rollup/log-rollup-job.ts';
-import { fillLogs, TEN_MILLION } from './log-filler.ts';
+import { openFilledLogDatabase } from './filled-log-database.ts';
+import { TEN_MILLION } from './log-filler.ts';
 
 const [kind, location, rowsArg, batchesArg] = process.argv.slice(2) as [
   DatabaseKind,
@@ -23,19 +22,8 @@ const [kind, location, rowsArg, batchesArg] = process.argv.slice(2) as [
 const rows = Number(rowsArg ?? 300_000);
 const sizes = (batchesArg ?? '100,1000,5000').split(',').map(Number);
 const days = Math.max(1, Math.round((rows / TEN_MILLION.rows) * TEN_MILLION.days));
-const END = 1_765_000_000 - (1_765_000_000 % 86_400) + 13 * 3600 + 1234;
 
-const handle = openDatabase({ kind, location });
-await migrateDatabases(handle.db as never, null);
-const existing = await handle.db
-  .selectFrom('logs')
-  .select((eb) => eb.fn.countAll<number>().as('n'))
-  .executeTakeFirst();
-if (Number(existing?.n ?? 0) === 0) {
-  const t0 = Date.now();
-  await fillLogs(handle, { ...TEN_MILLION, rows, days, end: END });
-  console.log(`fill: ${rows} rows over ${days} days in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-}
+const handle = await openFilledLogDatabase(kind, location, rows, days);
 const total = Number(
   (
     await handle.db

@@ -6,8 +6,6 @@
  * 30 times and prints p50 / p95 in milliseconds.
  */
 import type { DatabaseKind } from '../../src/config/env.ts';
-import { openDatabase } from '../../src/db/database.ts';
-import { migrateDatabases } from '../../src/db/migrate.ts';
 import { sumQuotaDataIntoModels } from '../../src/db/migrations/011-quota-data-models.ts';
 import { type LogFilter, LogRepository } from '../../src/db/repositories/log-repository.ts';
 import { QuotaDataRepository } from '../../src/logs/quota-data-repository.ts';
@@ -15,7 +13,8 @@ import { fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogRollupJob } from '../../src/logs/rollup/log-rollup-job.ts';
 import { rolledUpThrough } from '../../src/logs/rollup/rolled-up-through.ts';
 import { sumLogs } from '../../src/logs/rollup/rollup-stat-query.ts';
-import { fillLogs, TEN_MILLION } from './log-filler.ts';
+import { FILL_END, openFilledLogDatabase } from './filled-log-database.ts';
+import { TEN_MILLION } from './log-filler.ts';
 
 const [kind, location, rowsArg, daysArg, skipRaw] = process.argv.slice(2) as [
   DatabaseKind,
@@ -26,22 +25,8 @@ const [kind, location, rowsArg, daysArg, skipRaw] = process.argv.slice(2) as [
 ];
 const rows = Number(rowsArg ?? TEN_MILLION.rows);
 const days = Number(daysArg ?? TEN_MILLION.days);
-const END = 1_765_000_000 - (1_765_000_000 % 86_400) + 13 * 3600 + 1234;
 
-const handle = openDatabase({ kind, location });
-await migrateDatabases(handle.db as never, null);
-const existing = await handle.db
-  .selectFrom('logs')
-  .select((eb) => eb.fn.countAll<number>().as('n'))
-  .executeTakeFirst();
-if (Number(existing?.n ?? 0) === 0) {
-  const t0 = Date.now();
-  await fillLogs(handle, { ...TEN_MILLION, rows, days, end: END }, (done) => {
-    if (done % 500_000 < rows / (days * 24))
-      console.log(`filled ${done} rows in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  });
-  console.log(`fill: ${rows} rows in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-}
+const handle = await openFilledLogDatabase(kind, location, rows, days);
 
 const models = await handle.db.selectFrom('quota_data_models').select('id').limit(1).execute();
 if (models.length === 0) {
@@ -107,7 +92,7 @@ async function time(label: string, run: (i: number) => Promise<unknown>, runs = 
 
 const DAY = 86_400;
 const jitter = (i: number) => (i * 7919) % 3600;
-const last = (span: number, i: number) => ({ start: END - span - jitter(i), end: END - jitter(i) });
+const last = (span: number, i: number) => ({ start: FILL_END - span - jitter(i), end: FILL_END - jitter(i) });
 const stat: Array<[string, (i: number) => LogFilter]> = [
   ['stat: no filter', () => ({})],
   ['stat: last 24 h', (i) => last(DAY, i)],
@@ -128,17 +113,19 @@ const stat: Array<[string, (i: number) => LogFilter]> = [
 console.log('| query | p50 ms | p95 ms |\n|---|---|---|');
 for (const [label, filter] of stat) await time(label, (i) => sumLogs(handle.db, filter(i)));
 const logs = new LogRepository(handle.db);
-await time('stat rpm/tpm (last 60 s, raw)', () => logs.recentConsumption({}, END - 60));
+await time('stat rpm/tpm (last 60 s, raw)', () => logs.recentConsumption({}, FILL_END - 60));
 const quotaData = new QuotaDataRepository(handle);
-await time('dashboard admin: last 24 h', (i) => quotaData.sumByModelAndHour(END - DAY - jitter(i), END));
+await time('dashboard admin: last 24 h', (i) =>
+  quotaData.sumByModelAndHour(FILL_END - DAY - jitter(i), FILL_END),
+);
 await time('dashboard admin: last 7 days', (i) =>
-  quotaData.sumByModelAndHour(END - 7 * DAY - jitter(i), END),
+  quotaData.sumByModelAndHour(FILL_END - 7 * DAY - jitter(i), FILL_END),
 );
 await time('dashboard username: last 24 h', (i) =>
-  quotaData.listByUsername(`user${1 + ((i * 37) % 1000)}`, END - DAY - jitter(i), END),
+  quotaData.listByUsername(`user${1 + ((i * 37) % 1000)}`, FILL_END - DAY - jitter(i), FILL_END),
 );
 await time('dashboard self: last 30 days', (i) =>
-  quotaData.listByUser(1 + ((i * 37) % 1000), END - 30 * DAY, END),
+  quotaData.listByUser(1 + ((i * 37) % 1000), FILL_END - 30 * DAY, FILL_END),
 );
 if (skipRaw !== 'skip-raw') {
   console.log('raw rows (before the aggregates), 3 runs:');
