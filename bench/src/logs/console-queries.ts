@@ -27,7 +27,8 @@ export interface TimeRanges {
 
 /**
  * Today (from local midnight), the last day, 7 days, 30 days and 90 days, each ending an hour from
- * now. The dashboard's presets are the last day, 7 days (its default) and 30 days.
+ * now. The dashboard opens on the last day (hours), 7 days (days) or 30 days (weeks), after its
+ * granularity.
  */
 export function timeRanges(now: Date): TimeRanges {
   const end = Math.floor(now.getTime() / 1000) + 3600;
@@ -185,59 +186,38 @@ export function consoleQueries(s: Subjects, ranges: TimeRanges): ConsoleQuery[] 
       caller: 'heavy-user',
     });
   }
-  const data = (path: string, range: [number, number], username = '') =>
-    `${path}?username=${username}&start_timestamp=${range[0]}&end_timestamp=${range[1]}&default_time=hour`;
-  const ownData = (range: [number, number]) =>
-    `/api/data/self/?start_timestamp=${range[0]}&end_timestamp=${range[1]}&default_time=hour`;
+  // As Switchyard's console asks: hours over its hourly preset (the last day); local days, with
+  // the browser's UTC offset, for the day and week granularities (7 and 30 days).
+  const utcOffset = -new Date().getTimezoneOffset();
+  const data = (path: string, range: [number, number], granularity: string, username = '') =>
+    `${path}?start_timestamp=${range[0]}&end_timestamp=${range[1]}` +
+    (username === '' ? '' : `&username=${username}`) +
+    `&default_time=${granularity}` +
+    (granularity === 'hour' ? '' : `&utc_offset=${utcOffset}`);
+  const dashboard = (
+    who: string,
+    range: [number, number],
+    span: string,
+    granularity: 'hour' | 'day' | 'week',
+    username = '',
+  ): ConsoleQuery => ({
+    kind: 'dashboard',
+    name: `dashboard (${who}), ${span}, ${granularity === 'hour' ? 'hours' : 'days'}`,
+    path: data(who.startsWith('own') ? '/api/data/self' : '/api/data/', range, granularity, username),
+    caller: who.startsWith('own') ? 'heavy-user' : 'admin',
+  });
+  const heavy = s.heavyUser.username;
   queries.push(
-    {
-      kind: 'dashboard',
-      name: 'dashboard (admin, every user), 1 day',
-      path: data('/api/data/', ranges.day),
-      caller: 'admin',
-    },
-    {
-      kind: 'dashboard',
-      name: 'dashboard (admin, every user), 7 days',
-      path: data('/api/data/', ranges.week),
-      caller: 'admin',
-    },
-    {
-      kind: 'dashboard',
-      name: 'dashboard (admin, every user), 30 days',
-      path: data('/api/data/', ranges.month),
-      caller: 'admin',
-    },
-    {
-      kind: 'dashboard',
-      name: `dashboard (admin, ${s.heavyUser.username}), 30 days`,
-      path: data('/api/data/', ranges.month, s.heavyUser.username),
-      caller: 'admin',
-    },
-    {
-      kind: 'dashboard',
-      name: 'dashboard (admin, every user), 90 days',
-      path: data('/api/data/', ranges.all),
-      caller: 'admin',
-    },
-    {
-      kind: 'dashboard',
-      name: `dashboard (admin, ${s.heavyUser.username}), 90 days`,
-      path: data('/api/data/', ranges.all, s.heavyUser.username),
-      caller: 'admin',
-    },
-    {
-      kind: 'dashboard',
-      name: 'dashboard (own, heaviest user), 7 days',
-      path: ownData(ranges.week),
-      caller: 'heavy-user',
-    },
-    {
-      kind: 'dashboard',
-      name: 'dashboard (own, heaviest user), 30 days',
-      path: ownData(ranges.month),
-      caller: 'heavy-user',
-    },
+    dashboard('admin, every user', ranges.day, '1 day', 'hour'),
+    dashboard('admin, every user', ranges.week, '7 days', 'day'),
+    dashboard('admin, every user', ranges.month, '30 days', 'week'),
+    dashboard(`admin, ${heavy}`, ranges.day, '1 day', 'hour', heavy),
+    dashboard(`admin, ${heavy}`, ranges.month, '30 days', 'week', heavy),
+    dashboard('admin, every user', ranges.all, '90 days', 'week'),
+    dashboard(`admin, ${heavy}`, ranges.all, '90 days', 'week', heavy),
+    dashboard('own, heaviest user', ranges.day, '1 day', 'hour'),
+    dashboard('own, heaviest user', ranges.week, '7 days', 'day'),
+    dashboard('own, heaviest user', ranges.month, '30 days', 'week'),
     {
       kind: 'usage',
       name: 'user list (used quota, requests)',

@@ -1,23 +1,26 @@
 import type { QuotaDataBucket, QuotaDataRow } from '@switchyard/shared';
 import type { QuotaDataIncrement } from './quota-data-repository.ts';
+import { HOURLY, type QuotaDataSlot, slotStart } from './quota-data-slots.ts';
 
 const byHourThenModel = (a: QuotaDataRow, b: QuotaDataRow) =>
   a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0);
 
 /**
  * quota_data rows (one user's, or one username's) with this node's unflushed increments added:
- * into the row of the same user, model and hour, else as a new row (id 0, not yet written).
+ * into the row of the same user, model and slot, else as a new row (id 0, not yet written).
  */
 export function withUnflushedRows(
   rows: QuotaDataRow[],
   unflushed: Iterable<QuotaDataIncrement>,
+  slot: QuotaDataSlot = HOURLY,
 ): QuotaDataRow[] {
   const byKey = new Map(
     rows.map((row) => [`${row.user_id}\u0000${row.model_name}\u0000${row.created_at}`, row]),
   );
   const added: QuotaDataRow[] = [];
   for (const increment of unflushed) {
-    const key = `${increment.userId}\u0000${increment.modelName}\u0000${increment.createdAt}`;
+    const createdAt = slotStart(increment.createdAt, slot);
+    const key = `${increment.userId}\u0000${increment.modelName}\u0000${createdAt}`;
     const row = byKey.get(key);
     if (row !== undefined) {
       row.count += increment.count;
@@ -30,7 +33,7 @@ export function withUnflushedRows(
       user_id: increment.userId,
       username: increment.username,
       model_name: increment.modelName,
-      created_at: increment.createdAt,
+      created_at: createdAt,
       token_used: increment.tokenUsed,
       count: increment.count,
       quota: increment.quota,
@@ -41,15 +44,17 @@ export function withUnflushedRows(
   return added.length === 0 ? rows : [...rows, ...added].sort(byHourThenModel);
 }
 
-/** Per-model-hour sums with this node's unflushed increments added. */
+/** Per-model sums of each slot with this node's unflushed increments added. */
 export function withUnflushedSums(
   sums: QuotaDataBucket[],
   unflushed: Iterable<QuotaDataIncrement>,
+  slot: QuotaDataSlot = HOURLY,
 ): QuotaDataBucket[] {
   const byKey = new Map(sums.map((sum) => [`${sum.model_name}\u0000${sum.created_at}`, sum]));
   const added: QuotaDataBucket[] = [];
   for (const increment of unflushed) {
-    const key = `${increment.modelName}\u0000${increment.createdAt}`;
+    const createdAt = slotStart(increment.createdAt, slot);
+    const key = `${increment.modelName}\u0000${createdAt}`;
     let sum = byKey.get(key);
     if (sum === undefined) {
       sum = {
@@ -57,7 +62,7 @@ export function withUnflushedSums(
         user_id: 0,
         username: '',
         model_name: increment.modelName,
-        created_at: increment.createdAt,
+        created_at: createdAt,
         token_used: 0,
         count: 0,
         quota: 0,

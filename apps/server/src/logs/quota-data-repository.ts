@@ -1,7 +1,6 @@
-import type { QuotaDataBucket, QuotaDataRow } from '@switchyard/shared';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
-import type { Database, QuotaDataTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 
 /** One user-model-hour bucket's increments. */
 export interface QuotaDataIncrement {
@@ -33,22 +32,12 @@ function isTransientLockError(error: unknown): boolean {
   );
 }
 
-const toQuotaDataRow = (row: Selectable<QuotaDataTable>): QuotaDataRow => ({
-  id: Number(row.id),
-  user_id: Number(row.user_id),
-  username: row.username,
-  model_name: row.model_name,
-  created_at: Number(row.created_at),
-  token_used: Number(row.token_used),
-  count: Number(row.count),
-  quota: Number(row.quota),
-});
-
 /**
- * The quota_data table (dashboard aggregates, in the main database) and its per-model-hour sums
- * (quota_data_models). Writes are additive UPSERTs on the unique (user_id, model_name, created_at)
- * bucket and (created_at, model_name), so any number of nodes can flush the
- * same bucket at once without duplicate rows (the reference's SELECT-then-INSERT races).
+ * Writes to the quota_data table (dashboard aggregates, in the main database) and its
+ * per-model-hour sums (quota_data_models); `quota-data-reader.ts` reads them. Writes are additive
+ * UPSERTs on the unique (user_id, model_name, created_at) bucket and (created_at, model_name), so
+ * any number of nodes can flush the same bucket at once without duplicate rows (the reference's
+ * SELECT-then-INSERT races).
  */
 export class QuotaDataRepository {
   constructor(private readonly handle: DatabaseHandle) {}
@@ -170,59 +159,6 @@ export class QuotaDataRepository {
         token_used: eb('quota_data_models.token_used', '+', eb.ref('excluded.token_used')),
       })),
     );
-  }
-
-  /** A user's buckets with hour start in [start, end], oldest first. */
-  async listByUser(userId: number, start: number, end: number): Promise<QuotaDataRow[]> {
-    const rows = await this.handle.db
-      .selectFrom('quota_data')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('created_at', '>=', start)
-      .where('created_at', '<=', end)
-      .orderBy('created_at')
-      .orderBy('model_name')
-      .execute();
-    return rows.map(toQuotaDataRow);
-  }
-
-  /** Buckets of every user whose username is exactly `username`, hour start in [start, end]. */
-  async listByUsername(username: string, start: number, end: number): Promise<QuotaDataRow[]> {
-    const rows = await this.handle.db
-      .selectFrom('quota_data')
-      .selectAll()
-      .where('username', '=', username)
-      .where('created_at', '>=', start)
-      .where('created_at', '<=', end)
-      .orderBy('created_at')
-      .orderBy('model_name')
-      .execute();
-    return rows.map(toQuotaDataRow);
-  }
-
-  /**
-   * Sums over all users per (model, hour) with hour start in [start, end], oldest first, from
-   * quota_data_models (kept with quota_data), so the answer reads one row per model and hour.
-   */
-  async sumByModelAndHour(start: number, end: number): Promise<QuotaDataBucket[]> {
-    const rows = await this.handle.db
-      .selectFrom('quota_data_models')
-      .select(['model_name', 'created_at', 'count', 'quota', 'token_used'])
-      .where('created_at', '>=', start)
-      .where('created_at', '<=', end)
-      .orderBy('created_at')
-      .orderBy('model_name')
-      .execute();
-    return rows.map((row) => ({
-      id: 0,
-      user_id: 0,
-      username: '',
-      model_name: row.model_name,
-      created_at: Number(row.created_at),
-      count: Number(row.count),
-      quota: Number(row.quota),
-      token_used: Number(row.token_used),
-    }));
   }
 }
 

@@ -8,7 +8,8 @@
 import type { DatabaseKind } from '../../src/config/env.ts';
 import { sumQuotaDataIntoModels } from '../../src/db/migrations/011-quota-data-models.ts';
 import { type LogFilter, LogRepository } from '../../src/db/repositories/log-repository.ts';
-import { QuotaDataRepository } from '../../src/logs/quota-data-repository.ts';
+import { QuotaDataReader } from '../../src/logs/quota-data-reader.ts';
+import { HOURLY, slotOfQuery } from '../../src/logs/quota-data-slots.ts';
 import { fixedPacing } from '../../src/logs/retention/cleanup-pacing.ts';
 import { LogRollupJob } from '../../src/logs/rollup/log-rollup-job.ts';
 import { rolledUpThrough } from '../../src/logs/rollup/rolled-up-through.ts';
@@ -114,18 +115,19 @@ console.log('| query | p50 ms | p95 ms |\n|---|---|---|');
 for (const [label, filter] of stat) await time(label, (i) => sumLogs(handle.db, filter(i)));
 const logs = new LogRepository(handle.db);
 await time('stat rpm/tpm (last 60 s, raw)', () => logs.recentConsumption({}, FILL_END - 60));
-const quotaData = new QuotaDataRepository(handle);
+const quotaData = new QuotaDataReader(handle);
+const localDays = slotOfQuery('day', 480);
 await time('dashboard admin: last 24 h', (i) =>
-  quotaData.sumByModelAndHour(FILL_END - DAY - jitter(i), FILL_END),
+  quotaData.sumByModel(FILL_END - DAY - jitter(i), FILL_END, HOURLY),
 );
-await time('dashboard admin: last 7 days', (i) =>
-  quotaData.sumByModelAndHour(FILL_END - 7 * DAY - jitter(i), FILL_END),
+await time('dashboard admin: last 7 days, by day', (i) =>
+  quotaData.sumByModel(FILL_END - 7 * DAY - jitter(i), FILL_END, localDays),
 );
 await time('dashboard username: last 24 h', (i) =>
-  quotaData.listByUsername(`user${1 + ((i * 37) % 1000)}`, FILL_END - DAY - jitter(i), FILL_END),
+  quotaData.listByUsername(`user${1 + ((i * 37) % 1000)}`, FILL_END - DAY - jitter(i), FILL_END, HOURLY),
 );
-await time('dashboard self: last 30 days', (i) =>
-  quotaData.listByUser(1 + ((i * 37) % 1000), FILL_END - 30 * DAY, FILL_END),
+await time('dashboard self: last 30 days, by day', (i) =>
+  quotaData.listByUser(1 + ((i * 37) % 1000), FILL_END - 30 * DAY, FILL_END, localDays),
 );
 if (skipRaw !== 'skip-raw') {
   console.log('raw rows (before the aggregates), 3 runs:');

@@ -62,6 +62,12 @@ export const LogListQuery = Type.Object({
 });
 export type LogListQuery = Static<typeof LogListQuery>;
 
+/** The widest UTC offsets in use, in minutes east of UTC: −12:00 and +14:00. */
+export const UTC_OFFSET_MIN = -720;
+export const UTC_OFFSET_MAX = 840;
+/** A browser's UTC offset in minutes east of UTC (dayjs' `utcOffset()`). */
+const UtcOffset = QueryInteger({ minimum: UTC_OFFSET_MIN, maximum: UTC_OFFSET_MAX });
+
 /**
  * `GET /api/log/export` (admin): the rows of `GET /api/log/` for the same filters, every page, as a
  * CSV download (docs/console-wire.md). `utc_offset`: minutes east of UTC for the readable time
@@ -70,7 +76,7 @@ export type LogListQuery = Static<typeof LogListQuery>;
  */
 export const LogExportQuery = Type.Object({
   ...LogFilterQuery.properties,
-  utc_offset: QueryInteger({ minimum: -720, maximum: 840 }),
+  utc_offset: UtcOffset,
   new_api_user: Type.Optional(Type.String({ maxLength: 20 })),
 });
 export type LogExportQuery = Static<typeof LogExportQuery>;
@@ -161,11 +167,16 @@ export interface LogStat {
  * `GET /api/data/self?start_timestamp=&end_timestamp=`. Buckets whose hour start lies in
  * [start, end]. A missing or 0 `end_timestamp` means now; a missing or 0 `start_timestamp` means
  * 30 days before the end. The self route refuses spans over QUOTA_DATA_SELF_MAX_SPAN.
+ * `default_time` (hour, day or week; new-api's console sends it) with `utc_offset` (minutes east
+ * of UTC; Switchyard's console sends it) sums the hours into local days: `created_at` is
+ * then the day's start. Without `utc_offset` the rows stay hourly.
  */
 export const QuotaDataQuery = Type.Object({
   start_timestamp: Timestamp,
   end_timestamp: Timestamp,
   username: Type.Optional(Type.String({ maxLength: 64 })),
+  default_time: Type.Optional(Type.String({ maxLength: 16 })),
+  utc_offset: UtcOffset,
 });
 export type QuotaDataQuery = Static<typeof QuotaDataQuery>;
 

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { currentUser, requireAdmin, requireUser } from '../../auth/guards.ts';
 import { invalidRequest } from '../../errors/gateway-error.ts';
 import { unflushedWhere, withUnflushedRows, withUnflushedSums } from '../../logs/quota-data-live.ts';
-import { QuotaDataRepository } from '../../logs/quota-data-repository.ts';
+import { QuotaDataReader } from '../../logs/quota-data-reader.ts';
+import { slotOfQuery } from '../../logs/quota-data-slots.ts';
 import { ok } from '../envelope.ts';
 
 /** The [start, end] range of a query: end defaults to now, start to 30 days before the end. */
@@ -18,12 +19,13 @@ function rangeOf(query: QuotaDataQuery): { start: number; end: number } {
  * - `GET /api/data/` (admin): sums per model and hour over all users (QuotaDataBucket[], from
  *   quota_data_models); with `username=` that user's own buckets (QuotaDataRow[]).
  * - `GET /api/data/self`: the caller's buckets (QuotaDataRow[]); the span may not exceed 30 days.
- * Each answer adds the increments this node recorded and has not flushed yet, so the current
+ * With `default_time` day or week and a `utc_offset`, the hours are summed into local days
+ * (`quota-data-slots.ts`). Each answer adds the increments this node recorded and has not flushed yet, so the current
  * period shows at once; other nodes' unflushed increments appear after their next flush
  * (DataExportInterval minutes).
  */
 export async function quotaDataRoutes(app: FastifyInstance): Promise<void> {
-  const quotaData = new QuotaDataRepository(app.services.database);
+  const quotaData = new QuotaDataReader(app.services.database);
   const recorder = app.services.quotaData;
   const inRange = (start: number, end: number) =>
     unflushedWhere(recorder.unflushed(), (i) => i.createdAt >= start && i.createdAt <= end);
@@ -31,31 +33,37 @@ export async function quotaDataRoutes(app: FastifyInstance): Promise<void> {
   app.get('/data/', { onRequest: requireAdmin, schema: { querystring: QuotaDataQuery } }, async (request) => {
     const query = request.query as QuotaDataQuery;
     const { start, end } = rangeOf(query);
+    const slot = slotOfQuery(query.default_time, query.utc_offset);
     const username = query.username?.trim() ?? '';
     if (username !== '') {
-      const rows = await quotaData.listByUsername(username, start, end);
+      const rows = await quotaData.listByUsername(username, start, end, slot);
       return ok(
         withUnflushedRows(
           rows,
           unflushedWhere(inRange(start, end), (i) => i.username === username),
+          slot,
         ),
       );
     }
-    return ok(withUnflushedSums(await quotaData.sumByModelAndHour(start, end), inRange(start, end)));
+    const sums = await quotaData.sumByModel(start, end, slot);
+    return ok(withUnflushedSums(sums, inRange(start, end), slot));
   });
 
   app.get(
     '/data/self',
     { onRequest: requireUser, schema: { querystring: QuotaDataQuery } },
     async (request) => {
-      const { start, end } = rangeOf(request.query as QuotaDataQuery);
+      const query = request.query as QuotaDataQuery;
+      const { start, end } = rangeOf(query);
       if (end - start > QUOTA_DATA_SELF_MAX_SPAN) throw invalidRequest('时间跨度不能超过 1 个月');
+      const slot = slotOfQuery(query.default_time, query.utc_offset);
       const userId = currentUser(request).id;
-      const rows = await quotaData.listByUser(userId, start, end);
+      const rows = await quotaData.listByUser(userId, start, end, slot);
       return ok(
         withUnflushedRows(
           rows,
           unflushedWhere(inRange(start, end), (i) => i.userId === userId),
+          slot,
         ),
       );
     },

@@ -10,6 +10,18 @@ import { type QuotaDataQuery, useQuotaDataQuery } from '../api/get-quota-data';
 import { buildDashboardData, GRANULARITIES, type Granularity, toGranularity } from '../components/chart-data';
 import { DashboardCharts } from '../components/dashboard-charts';
 
+/**
+ * The range the page opens with, after the granularity as new-api's console does: the last day for
+ * hours, the last 7 days for days, the last 30 days for weeks; each ends an hour from now.
+ */
+function defaultRange(granularity: Granularity): { start: number; end: number } {
+  const days = granularity === 'hour' ? 1 : granularity === 'day' ? 7 : 30;
+  return {
+    start: dayjs().subtract(days, 'day').startOf('hour').unix(),
+    end: dayjs().add(1, 'hour').unix(),
+  };
+}
+
 interface FormValues {
   range: [Dayjs, Dayjs];
   username?: string;
@@ -25,11 +37,11 @@ export function DashboardPage() {
   const [granularity, setGranularity] = useState<Granularity>(() =>
     toGranularity(status.data_export_default_time),
   );
-  const [query, setQuery] = useState<QuotaDataQuery>(() => ({
-    start: dayjs().subtract(1, 'day').startOf('hour').unix(),
-    end: dayjs().add(1, 'hour').unix(),
+  const [range, setRange] = useState<Omit<QuotaDataQuery, 'granularity'>>(() => ({
+    ...defaultRange(granularity),
     username: '',
   }));
+  const query = { ...range, granularity };
   const data = useQuotaDataQuery(query, admin);
   const chart = useMemo(() => buildDashboardData(data.data ?? [], granularity), [data.data, granularity]);
   const hours = Math.max(1, (query.end - query.start) / 3600);
@@ -48,10 +60,10 @@ export function DashboardPage() {
               username: values.username ?? '',
             };
             const same =
-              next.start === query.start && next.end === query.end && next.username === query.username;
+              next.start === range.start && next.end === range.end && next.username === range.username;
             // The same range again means "refresh".
             if (same) void data.refetch();
-            else setQuery(next);
+            else setRange(next);
           }}
         >
           <Form.Item
