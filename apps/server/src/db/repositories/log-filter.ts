@@ -46,6 +46,21 @@ export interface LogFilter {
 
 export type LogQuery = SelectQueryBuilder<Database, 'logs', object>;
 
+/**
+ * The equality filters, each with its indexed column, most specific first (the order in which
+ * log-index-choice.ts breaks ties). `modelNames` is the model filter resolved to exact names.
+ */
+export const INDEXED_FILTERS = [
+  { column: 'token_id', field: 'tokenId' },
+  { column: 'token_name', field: 'tokenName' },
+  { column: 'user_id', field: 'userId' },
+  { column: 'username', field: 'username' },
+  { column: 'model_name', field: 'modelNames' },
+  { column: 'channel_id', field: 'channelId' },
+  { column: 'group', field: 'group' },
+  { column: 'type', field: 'type' },
+] as const satisfies readonly { column: LogIndexColumn; field: keyof LogFilter }[];
+
 /** The column as a filter names it: itself, or `+column` when another column drives the query. */
 function term(column: LogIndexColumn, filter: LogFilter): LogIndexColumn | Expression<unknown> {
   return filter.driveBy && filter.driveBy !== column ? sql`+${sql.ref(column)}` : column;
@@ -58,17 +73,17 @@ function term(column: LogIndexColumn, filter: LogFilter): LogIndexColumn | Expre
  */
 export function applyLogFilter<Q extends LogQuery>(query: Q, filter: LogFilter): Q {
   let q: LogQuery = query;
-  if (filter.userId) q = q.where(term('user_id', filter), '=', filter.userId);
-  if (filter.tokenId) q = q.where(term('token_id', filter), '=', filter.tokenId);
-  if (filter.type) q = q.where(term('type', filter), '=', filter.type);
-  if (filter.username) q = q.where(term('username', filter), '=', filter.username);
-  if (filter.tokenName) q = q.where(term('token_name', filter), '=', filter.tokenName);
-  if (filter.modelNames) q = q.where(term('model_name', filter), 'in', filter.modelNames);
-  else if (filter.modelName) q = q.where(containsIgnoringCase('model_name', filter.modelName));
+  for (const { column, field } of INDEXED_FILTERS) {
+    const value = filter[field];
+    if (!value) continue;
+    q = Array.isArray(value)
+      ? q.where(term(column, filter), 'in', value)
+      : q.where(term(column, filter), '=', value as string | number);
+  }
+  if (!filter.modelNames && filter.modelName)
+    q = q.where(containsIgnoringCase('model_name', filter.modelName));
   if (filter.requestId) q = q.where(requestIdCondition(filter.requestId));
   if (filter.start) q = q.where('created_at', '>=', filter.start);
   if (filter.end) q = q.where('created_at', '<=', filter.end);
-  if (filter.channelId) q = q.where(term('channel_id', filter), '=', filter.channelId);
-  if (filter.group) q = q.where(term('group', filter), '=', filter.group);
   return q as Q;
 }

@@ -11,7 +11,13 @@
 import { LOG_TOTAL_CAP } from '@switchyard/shared';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../schema.ts';
-import { applyLogFilter, type LogFilter, type LogIndexColumn, type LogQuery } from './log-filter.ts';
+import {
+  applyLogFilter,
+  INDEXED_FILTERS,
+  type LogFilter,
+  type LogIndexColumn,
+  type LogQuery,
+} from './log-filter.ts';
 
 export interface ProbeLimits {
   /** Index entries a probe counts at most per filter column. */
@@ -32,31 +38,14 @@ interface Candidate {
 /** The filter's indexed equality columns, most specific first (the order breaks ties). */
 function candidatesOf(filter: LogFilter): Candidate[] {
   const range = { start: filter.start, end: filter.end };
-  const out: Candidate[] = [];
-  const add = (column: LogIndexColumn, only: LogFilter) => out.push({ column, alone: { ...range, ...only } });
-  if (filter.tokenId) add('token_id', { tokenId: filter.tokenId });
-  if (filter.tokenName) add('token_name', { tokenName: filter.tokenName });
-  if (filter.userId) add('user_id', { userId: filter.userId });
-  if (filter.username) add('username', { username: filter.username });
-  if (filter.modelNames) add('model_name', { modelNames: filter.modelNames });
-  if (filter.channelId) add('channel_id', { channelId: filter.channelId });
-  if (filter.group) add('group', { group: filter.group });
-  if (filter.type) add('type', { type: filter.type });
-  return out;
+  return INDEXED_FILTERS.filter(({ field }) => filter[field]).map(({ column, field }) => ({
+    column,
+    alone: { ...range, [field]: filter[field] },
+  }));
 }
 
 /** The columns a filter reads (a sample keeps only these from each row). */
-const FILTER_COLUMNS = [
-  'user_id',
-  'token_id',
-  'type',
-  'username',
-  'token_name',
-  'model_name',
-  'channel_id',
-  'group',
-  'created_at',
-] as const;
+const FILTER_COLUMNS = [...INDEXED_FILTERS.map(({ column }) => column), 'created_at' as const];
 
 /** The column's index entries in the range, counted up to the cap (from the index alone). */
 async function entriesOf(db: Kysely<Database>, candidate: Candidate, limits: ProbeLimits): Promise<number> {
