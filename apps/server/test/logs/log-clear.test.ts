@@ -56,9 +56,22 @@ describe('clear logs before, in batches', () => {
     await db.deleteFrom('logs').execute();
   });
 
-  it('answers after the first batch, then the progress route reaches done with the whole count', async () => {
+  it("answers at the end with the whole count and no message, the answer new-api's console shows", async () => {
+    // SettingsLog shows `${data} 条日志已清理！` and ignores the message: data must be every row
+    // the clear deleted, though it took many batches (the app's first batch is 100 rows).
     await seed(1_234, 20);
     const answer = await root.delete(`/api/log/?target_timestamp=${T}`);
+    expect(answer.json()).toEqual({ success: true, message: '', data: 1_234 });
+    expect(expectOk(await root.get('/api/log/clear_progress'))).toMatchObject({
+      state: 'done',
+      deleted: 1_234,
+    });
+    expect(await count()).toBe(20);
+  });
+
+  it('answers after the first batch with background=true, then the progress route reaches done with the whole count', async () => {
+    await seed(1_234, 20);
+    const answer = await root.delete(`/api/log/?target_timestamp=${T}&background=true`);
     const body = answer.json();
     expect(body.success).toBe(true);
     // The app's cleaner starts with a batch of 100 rows: more remain, so the answer says it goes on.
@@ -78,6 +91,19 @@ describe('clear logs before, in batches', () => {
       .orderBy('created_at')
       .executeTakeFirstOrThrow();
     expect(Number(oldest.created_at)).toBe(T);
+  });
+
+  it('answers a clear still running after the wait with the count so far; it goes on to the end', async () => {
+    await seed(50, 5);
+    // A long pause holds the clear after each batch, past the 30 ms wait.
+    const cleaner = new LogCleaner(db, { pacing: fixedPacing(20, 600_000) });
+    expect(await cleaner.startClear(T, 30)).toMatchObject({ state: 'running', deleted: 20 });
+    // Joining it waits the same way.
+    expect(await cleaner.startClear(T, 30)).toMatchObject({ state: 'running', deleted: 20 });
+    await cleaner.stop();
+    const quick = new LogCleaner(db, { pacing: fixedPacing(20, 0) });
+    expect(await quick.startClear(T, 60_000)).toMatchObject({ state: 'done', deleted: 30 });
+    expect(await count()).toBe(5);
   });
 
   it('reports idle before any clear, and refuses a missing time', async () => {

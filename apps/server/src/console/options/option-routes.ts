@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { QueryInteger, queryInteger } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import { requireAdmin, requireRoot } from '../../auth/guards.ts';
@@ -20,6 +20,19 @@ const OptionUpdateBody = Type.Object({
 export const CLEAR_BUSY_MESSAGE = '已有日志清理正在进行，请等待其完成';
 /** The message of a clear that goes on in the background after the answer. */
 export const CLEAR_RUNNING_MESSAGE = '日志清理仍在后台进行';
+/**
+ * How long a clear's answer waits for its end. The reference answers when its one DELETE is done,
+ * and its console shows the count as the total cleared; reverse proxies commonly end a request
+ * after 60 s, so a longer clear answers before that with the count so far.
+ */
+export const CLEAR_ANSWER_WAIT_MS = 30_000;
+
+const ClearQuery = Type.Object({
+  target_timestamp: QueryInteger(),
+  /** `true`: answer after the first batch (Switchyard's console follows clear_progress). */
+  background: Type.Optional(Type.String({ maxLength: 10 })),
+});
+type ClearQuery = Static<typeof ClearQuery>;
 
 /** Site options (root only) and old-log clearing (admin). */
 export async function optionRoutes(app: FastifyInstance): Promise<void> {
@@ -55,14 +68,17 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
     '/log/',
     {
       onRequest: requireAdmin,
-      schema: { querystring: Type.Object({ target_timestamp: QueryInteger() }) },
+      schema: { querystring: ClearQuery },
     },
     async (request) => {
-      const target = queryInteger((request.query as { target_timestamp?: number | string }).target_timestamp);
+      const query = request.query as ClearQuery;
+      const target = queryInteger(query.target_timestamp);
       if (target <= 0) throw invalidRequest('target timestamp is required');
-      // The clear runs in batches (logs/retention/); the answer comes after the first one, with
-      // the rows deleted so far as `data` (the whole count when one batch was enough).
-      const progress = await logCleaner.startClear(target);
+      // The clear runs in batches (logs/retention/). The answer comes at its end, as the
+      // reference's does, or after CLEAR_ANSWER_WAIT_MS (after the first batch with
+      // `background=true`), with the rows deleted so far as `data`.
+      const waitMs = query.background === 'true' ? 0 : CLEAR_ANSWER_WAIT_MS;
+      const progress = await logCleaner.startClear(target, waitMs);
       if (!progress) throw invalidRequest(CLEAR_BUSY_MESSAGE);
       if (progress.state === 'failed') throw invalidRequest(progress.message);
       return ok(progress.deleted, progress.state === 'running' ? CLEAR_RUNNING_MESSAGE : '');

@@ -22,6 +22,11 @@ export class ClearRun {
   private readonly startedAt = nowSeconds();
   private finishedAt = 0;
   private message = '';
+  private markEnded!: () => void;
+  /** Resolves when the clear has ended (done or failed). */
+  readonly ended = new Promise<void>((resolve) => {
+    this.markEnded = resolve;
+  });
 
   constructor(readonly target: number) {}
 
@@ -61,5 +66,6 @@ export class ClearRun {
     this.state = state;
     this.message = message;
     this.finishedAt = nowSeconds();
+    this.markEnded();
   }
 }

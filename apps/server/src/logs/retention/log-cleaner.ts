@@ -21,6 +21,19 @@ export interface LogCleanerOptions {
 /** What one retention run changed, per rule. */
 export type RetentionResult = Record<RetentionRuleName, number>;
 
+/** The run's progress once it has ended, or after `waitMs` if it is still running then. */
+async function progressAfter(run: ClearRun, waitMs: number): Promise<ClearProgress> {
+  if (!run.finished && waitMs > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    await Promise.race([run.ended, waited]);
+    clearTimeout(timer);
+  }
+  return run.progress();
+}
+
 /**
  * Batched clean-up of the logs table: the retention rules and "clear logs before". One piece of
  * work runs at a time, in batches sized by their time and followed by pauses (cleanup-pacing.ts),
@@ -55,13 +68,15 @@ export class LogCleaner {
 
   /**
    * Starts deleting every log created before `target` (seconds), or joins the clear already
-   * running for the same time. The first batch is deleted before this resolves, so a small clear
-   * is done when it answers; the rest continues in the background. Another time while a clear
-   * runs is refused (null).
+   * running for the same time. Resolves after the first batch and then, while the clear runs, up
+   * to `waitMs` more for its end, with the progress at that moment; the clear itself goes on in
+   * the background to its end. Another time while a clear runs is refused (null).
    */
-  async startClear(target: number): Promise<ClearProgress | null> {
+  async startClear(target: number, waitMs = 0): Promise<ClearProgress | null> {
     const running = this.clear;
-    if (running && !running.finished) return running.target === target ? running.progress() : null;
+    if (running && !running.finished) {
+      return running.target === target ? progressAfter(running, waitMs) : null;
+    }
     const run = new ClearRun(target);
     this.clear = run;
     let firstBatch!: () => void;
@@ -94,7 +109,7 @@ export class LogCleaner {
       }
     });
     await first;
-    return run.progress();
+    return progressAfter(run, waitMs);
   }
 
   /**

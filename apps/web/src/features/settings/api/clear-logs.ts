@@ -3,12 +3,14 @@ import { apiClient } from '../../../lib/api-client';
 import { settingsKeys } from './settings-keys';
 
 /**
- * DELETE /api/log/?target_timestamp={seconds} — starts (or joins) deleting logs older than the
- * time, in batches; data = rows deleted when it answers (all of them when one batch was enough).
+ * DELETE /api/log/?target_timestamp={seconds}&background=true — starts (or joins) deleting logs
+ * older than the time, in batches, and answers after the first one (without `background` the
+ * server waits for the end, as new-api's console needs); data = rows deleted when it answers (all
+ * of them when one batch was enough). The rest is followed through clear_progress.
  */
 export function clearLogs(targetTimestamp: number): Promise<number> {
   return apiClient
-    .delete<number | null>('/api/log/', { query: { target_timestamp: targetTimestamp } })
+    .delete<number | null>('/api/log/', { query: { target_timestamp: targetTimestamp, background: 'true' } })
     .then((deleted) => Number(deleted ?? 0));
 }
 
