@@ -97,12 +97,16 @@ describe('clear logs before, in batches', () => {
     await seed(50, 5);
     // A long pause holds the clear after each batch, past the 30 ms wait.
     const cleaner = new LogCleaner(db, { pacing: fixedPacing(20, 600_000) });
-    expect(await cleaner.startClear(T, 30)).toMatchObject({ state: 'running', deleted: 20 });
-    // Joining it waits the same way.
-    expect(await cleaner.startClear(T, 30)).toMatchObject({ state: 'running', deleted: 20 });
+    expect(await cleaner.startClear(T, { ms: 30 })).toMatchObject({ state: 'running', deleted: 20 });
+    // Joining it waits the same way, or less when told to stop waiting (the server closing).
+    expect(await cleaner.startClear(T, { ms: 30 })).toMatchObject({ state: 'running', deleted: 20 });
+    expect(await cleaner.startClear(T, { ms: 600_000, until: Promise.resolve() })).toMatchObject({
+      state: 'running',
+      deleted: 20,
+    });
     await cleaner.stop();
     const quick = new LogCleaner(db, { pacing: fixedPacing(20, 0) });
-    expect(await quick.startClear(T, 60_000)).toMatchObject({ state: 'done', deleted: 30 });
+    expect(await quick.startClear(T, { ms: 60_000 })).toMatchObject({ state: 'done', deleted: 30 });
     expect(await count()).toBe(5);
   });
 
@@ -149,6 +153,35 @@ describe('clear logs before, in batches', () => {
     await settle(cleaner);
     expect(cleaner.clearProgress()).toMatchObject({ state: 'done', deleted: 30 });
     expect(await db.selectFrom('logs').select('id').execute()).toEqual([]);
+  });
+
+  it('answers a waiting clear at once when the server closes, not at its end', async () => {
+    // 20,000 rows take the app's cleaner a dozen batches with their pauses (a second or more);
+    // the server closes right after the first one.
+    const closingApp = await buildTestApp();
+    let closing: Promise<void> | null = null;
+    try {
+      const db = closingApp.app.services.logDatabase.db;
+      const logs = new LogRepository(db);
+      for (let i = 0; i < 20_000; i += 500) {
+        await logs.insertMany(
+          Array.from({ length: 500 }, (_, j) => ({ type: 2, created_at: T - 1 - i - j })),
+        );
+      }
+      const admin = await closingApp.login('root', ROOT_PASSWORD);
+      const answer = admin.delete(`/api/log/?target_timestamp=${T}`);
+      while (closingApp.app.services.logCleaner.clearProgress().deleted === 0)
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      closing = closingApp.close();
+      const body = (await answer).json();
+      // The count so far: the answer is given when closing begins, before the cleaner stops
+      // (which would answer the clear's interruption, at the end of the shutdown).
+      expect(body.message).toBe(CLEAR_RUNNING_MESSAGE);
+      expect(body.data).toBeGreaterThanOrEqual(DEFAULT_CLEANUP_PACING.firstBatch);
+      expect(body.data).toBeLessThan(20_000);
+    } finally {
+      await (closing ?? closingApp.close());
+    }
   });
 
   it('schedules retention on the master only; every node can clear', async () => {

@@ -37,6 +37,13 @@ type ClearQuery = Static<typeof ClearQuery>;
 /** Site options (root only) and old-log clearing (admin). */
 export async function optionRoutes(app: FastifyInstance): Promise<void> {
   const { options, logCleaner } = app.services;
+  // A clear's waiting answer is given at once when the server starts closing, so it never holds
+  // up a shutdown (the clear itself is stopped with the cleaner).
+  let closing!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    closing = resolve;
+  });
+  app.addHook('preClose', async () => closing());
 
   app.get('/option/', { onRequest: requireRoot }, async () =>
     ok(
@@ -77,8 +84,8 @@ export async function optionRoutes(app: FastifyInstance): Promise<void> {
       // The clear runs in batches (logs/retention/). The answer comes at its end, as the
       // reference's does, or after CLEAR_ANSWER_WAIT_MS (after the first batch with
       // `background=true`), with the rows deleted so far as `data`.
-      const waitMs = query.background === 'true' ? 0 : CLEAR_ANSWER_WAIT_MS;
-      const progress = await logCleaner.startClear(target, waitMs);
+      const ms = query.background === 'true' ? 0 : CLEAR_ANSWER_WAIT_MS;
+      const progress = await logCleaner.startClear(target, { ms, until: closed });
       if (!progress) throw invalidRequest(CLEAR_BUSY_MESSAGE);
       if (progress.state === 'failed') throw invalidRequest(progress.message);
       return ok(progress.deleted, progress.state === 'running' ? CLEAR_RUNNING_MESSAGE : '');

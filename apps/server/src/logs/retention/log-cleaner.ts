@@ -21,14 +21,20 @@ export interface LogCleanerOptions {
 /** What one retention run changed, per rule. */
 export type RetentionResult = Record<RetentionRuleName, number>;
 
-/** The run's progress once it has ended, or after `waitMs` if it is still running then. */
-async function progressAfter(run: ClearRun, waitMs: number): Promise<ClearProgress> {
-  if (!run.finished && waitMs > 0) {
+/** How long a clear's caller waits for its end: `ms`, or until `until` settles if that is sooner. */
+export interface ClearWait {
+  ms: number;
+  until?: Promise<unknown>;
+}
+
+/** The run's progress once it has ended, or when the wait is over if it is still running then. */
+async function progressAfter(run: ClearRun, wait: ClearWait): Promise<ClearProgress> {
+  if (!run.finished && wait.ms > 0) {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
+      timer = setTimeout(resolve, wait.ms);
     });
-    await Promise.race([run.ended, waited]);
+    await Promise.race([run.ended, waited, ...(wait.until ? [wait.until] : [])]);
     clearTimeout(timer);
   }
   return run.progress();
@@ -68,14 +74,14 @@ export class LogCleaner {
 
   /**
    * Starts deleting every log created before `target` (seconds), or joins the clear already
-   * running for the same time. Resolves after the first batch and then, while the clear runs, up
-   * to `waitMs` more for its end, with the progress at that moment; the clear itself goes on in
-   * the background to its end. Another time while a clear runs is refused (null).
+   * running for the same time. Resolves after the first batch and then, while the clear runs,
+   * waits as `wait` says for its end, with the progress at that moment; the clear itself goes on
+   * in the background to its end. Another time while a clear runs is refused (null).
    */
-  async startClear(target: number, waitMs = 0): Promise<ClearProgress | null> {
+  async startClear(target: number, wait: ClearWait = { ms: 0 }): Promise<ClearProgress | null> {
     const running = this.clear;
     if (running && !running.finished) {
-      return running.target === target ? progressAfter(running, waitMs) : null;
+      return running.target === target ? progressAfter(running, wait) : null;
     }
     const run = new ClearRun(target);
     this.clear = run;
@@ -109,7 +115,7 @@ export class LogCleaner {
       }
     });
     await first;
-    return progressAfter(run, waitMs);
+    return progressAfter(run, wait);
   }
 
   /**
