@@ -172,7 +172,7 @@ describe('log lists at scale: capped total, exact model names, request id', () =
     ).toEqual([]);
   });
 
-  it('counts the total up to the cap and flags a capped total; pages still answer past it', async () => {
+  it('counts the total up to the cap past the page’s start and flags a capped total', async () => {
     const base = T0 + 200_000;
     const rows: NewLog[] = Array.from({ length: LOG_TOTAL_CAP + 5 }, (_, i) => ({
       type: 2,
@@ -192,7 +192,11 @@ describe('log lists at scale: capped total, exact model names, request id', () =
       await root.get(`/api/log/?p=1&page_size=10&start_timestamp=${base}&end_timestamp=${base + 99}`),
     );
     expect(exact).toMatchObject({ total: 100, total_capped: false });
+    // A later page counts as far past its own start: the pager always offers the pages after it.
+    const later = expectOk(await root.get(`/api/log/?p=51&page_size=10&${range}`));
+    expect(later).toMatchObject({ total: LOG_TOTAL_CAP + 5, total_capped: false });
     const last = expectOk(await root.get(`/api/log/?p=${LOG_TOTAL_CAP / 10 + 1}&page_size=10&${range}`));
+    expect(last).toMatchObject({ total: LOG_TOTAL_CAP + 5, total_capped: false });
     expect(last.items.map((item: { created_at: number }) => item.created_at)).toEqual([
       base + 4,
       base + 3,

@@ -136,7 +136,10 @@ export interface LogPage {
   items: LogView[];
   page: number;
   page_size: number;
-  /** Matching rows, counted up to LOG_TOTAL_CAP: when there are more, the cap, and `total_capped`. */
+  /**
+   * Matching rows, counted up to LOG_TOTAL_CAP rows past the page's first (logTotalCap): when
+   * there are more, that cap, and `total_capped`.
+   */
   total: number;
   /** True when more rows than `total` match (the count stopped at the cap). */
   total_capped?: boolean;
@@ -148,6 +151,13 @@ export interface LogPage {
  * the rows its index walks reads ten times as many to count 10,000 (ADR-46).
  */
 export const LOG_TOTAL_CAP = 1_000;
+
+/**
+ * The count a page of the list stops at: LOG_TOTAL_CAP rows past its first row, so a console that
+ * pages by `total` (new-api's, Switchyard's) always sees more pages after the one it shows, while
+ * the count reads about as far as the page itself does.
+ */
+export const logTotalCap = (offset: number): number => offset + LOG_TOTAL_CAP;
 
 /**
  * `data` of the stat routes.

@@ -1,4 +1,4 @@
-import { LOG_TOTAL_CAP, LogType } from '@switchyard/shared';
+import { LOG_TOTAL_CAP, LogType, logTotalCap } from '@switchyard/shared';
 import { type Insertable, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
 import { escapeLike } from '../like-pattern.ts';
 import type { Database, LogTable } from '../schema.ts';
@@ -13,12 +13,12 @@ export type LogRow = Selectable<LogTable>;
 
 const CONSUME = LogType.Consume;
 
-/** The matching rows counted up to LOG_TOTAL_CAP + 1 (a count over a limited sub-select). */
-export function cappedTotalQuery(db: Kysely<Database>, filter: LogFilter) {
+/** The matching rows counted up to cap + 1 (a count over a limited sub-select). */
+export function cappedTotalQuery(db: Kysely<Database>, filter: LogFilter, cap = LOG_TOTAL_CAP) {
   return db
     .selectFrom(
       applyLogFilter(db.selectFrom('logs').select('id'), filter)
-        .limit(LOG_TOTAL_CAP + 1)
+        .limit(cap + 1)
         .as('m'),
     )
     .select((eb) => eb.fn.countAll<number | string>().as('total'));
@@ -63,7 +63,7 @@ export class LogRepository {
 
   /**
    * One page of matching rows, newest first (created_at, then id, both descending), and their
-   * total counted up to LOG_TOTAL_CAP (`capped` when there are more). Each filter column is
+   * total counted up to LOG_TOTAL_CAP rows past the page's start (`capped` when there are more). Each filter column is
    * indexed with created_at (migration 104); the filter is first resolved (resolveLogFilter):
    * the model pattern to the exact names it matches, each read from the index in time order and
    * merged, a request id to the hour after the time it begins with, and on SQLite the one index
@@ -75,14 +75,13 @@ export class LogRepository {
   ): Promise<{ items: LogRow[]; total: number; capped: boolean }> {
     const resolved = await resolveLogFilter(this.db, filter);
     if (resolved === null) return { items: [], total: 0, capped: false };
+    const cap = logTotalCap(paging.offset);
     const [items, counted] = await Promise.all([
       newestLogRows(this.db, resolved, paging),
-      cappedTotalQuery(this.db, resolved).executeTakeFirst(),
+      cappedTotalQuery(this.db, resolved, cap).executeTakeFirst(),
     ]);
     const total = Number(counted?.total ?? 0);
-    return total > LOG_TOTAL_CAP
-      ? { items, total: LOG_TOTAL_CAP, capped: true }
-      : { items, total, capped: false };
+    return total > cap ? { items, total: cap, capped: true } : { items, total, capped: false };
   }
 
   /** The newest `limit` matching rows (search and token-log routes). */
