@@ -1,8 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { rolledUpThrough } from '../../logs/rollup/rolled-up-through.ts';
 import { ROLLUP_GRAINS } from '../../logs/rollup/rollup-grains.ts';
 import { fillGrainHistory } from '../../logs/rollup/rollup-sql.ts';
 import type { Database } from '../schema.ts';
+import { dialectOf } from './column-types.ts';
 
 /** The grains this migration adds: per user with the model (8) and per token name (9). */
 const ADDED_GRAINS = [8, 9];
@@ -29,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     for (const grain of ROLLUP_GRAINS.filter((candidate) => ADDED_GRAINS.includes(candidate.id))) {
       await fillGrainHistory(trx, grain, through);
     }
+    // The fill may have added millions of rows; PostgreSQL's planner should know before the first stat.
+    if (dialectOf(db) === 'postgres') await sql`analyze log_rollups`.execute(trx);
   };
   const logs = db as unknown as Kysely<Database>;
   // Migrations run in a transaction where DDL is transactional (not on MySQL).
