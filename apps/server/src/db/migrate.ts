@@ -15,6 +15,7 @@ import * as dropLogModelIndex from './migrations/102-drop-log-model-index.ts';
 import * as logRetentionCursors from './migrations/103-log-retention-cursors.ts';
 import * as logListIndexes from './migrations/104-log-list-indexes.ts';
 import * as logRollups from './migrations/105-log-rollups.ts';
+import * as logRollupUserTokenGrains from './migrations/106-log-rollup-user-token-grains.ts';
 
 const coreMigrations: Record<string, Migration> = {
   '001-core-tables': coreTables,
@@ -35,6 +36,7 @@ const logMigrations: Record<string, Migration> = {
   '103-log-retention-cursors': logRetentionCursors,
   '104-log-list-indexes': logListIndexes,
   '105-log-rollups': logRollups,
+  '106-log-rollup-user-token-grains': logRollupUserTokenGrains,
 };
 
 /** Every migration this build knows, main and log; a database that records another is newer. */

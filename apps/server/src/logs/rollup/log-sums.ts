@@ -92,7 +92,10 @@ export async function sumRawRows(
 
 /**
  * Sums of one grain's whole buckets of one length. A grain that does not keep user_id stores 0
- * there, and saying so lets the primary key (grain, span, user_id, bucket, …) range over buckets.
+ * there, and saying so lets the primary key (grain, span, user_id, bucket, …) range over buckets;
+ * not when the filter names a token name, whose own index (token_name, grain, span, bucket) finds
+ * that name's buckets (SQLite, without statistics, would otherwise take the primary key and read
+ * every name's).
  */
 export async function sumBuckets(
   db: Kysely<Database>,
@@ -104,7 +107,7 @@ export async function sumBuckets(
   let query = whereFilter(db.selectFrom('log_rollups'), filter, type)
     .where('grain', '=', grain.id)
     .where('span', '=', segment.span);
-  if (!grain.dimensions.includes('user_id')) query = query.where('user_id', '=', 0);
+  if (!grain.dimensions.includes('user_id') && !filter.tokenName) query = query.where('user_id', '=', 0);
   if (segment.from !== null) query = query.where('bucket', '>=', segment.from);
   if (segment.to !== null) query = query.where('bucket', '<', segment.to);
   const row = await query

@@ -11,9 +11,15 @@ describe('grainFor', () => {
     expect(grainFor({ modelName: 'gpt', channelId: 3 })?.id).toBe(7);
     expect(grainFor({ channelId: 3, group: 'vip' })?.id).toBe(7);
     expect(grainFor({ modelName: 'gpt', channelId: 3, group: 'vip' })?.id).toBe(7);
-    expect(grainFor({ username: 'ann' })?.id).toBe(5);
+    expect(grainFor({ tokenName: 'default' })?.id).toBe(9);
+    expect(grainFor({ username: 'ann' })?.id).toBe(8);
+    expect(grainFor({ userId: 4 })?.id).toBe(8);
+    expect(grainFor({ userId: 4, modelName: 'gpt' })?.id).toBe(8);
+    expect(grainFor({ username: 'ann', modelName: 'gpt' })?.id).toBe(8);
     expect(grainFor({ userId: 4, tokenName: 'default' })?.id).toBe(5);
-    expect(grainFor({ userId: 4, modelName: 'gpt' })?.id).toBe(6);
+    expect(grainFor({ username: 'ann', tokenName: 'default' })?.id).toBe(5);
+    expect(grainFor({ tokenName: 'default', modelName: 'gpt' })?.id).toBe(6);
+    expect(grainFor({ userId: 4, channelId: 1 })?.id).toBe(6);
     expect(grainFor({ tokenName: 'default', group: 'vip', channelId: 1 })?.id).toBe(6);
   });
 
