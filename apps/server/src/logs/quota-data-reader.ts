@@ -1,5 +1,5 @@
 import type { QuotaDataBucket, QuotaDataRow } from '@switchyard/shared';
-import { type ExpressionBuilder, type RawBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { QuotaDataSlot } from './quota-data-slots.ts';
@@ -37,6 +37,12 @@ function dayStartOf(offsetSeconds: number): RawBuilder<number> {
   return sql<number>`${sql.ref('created_at')} - (${local} % ${sql.lit(DAY)})`;
 }
 
+/**
+ * PostgreSQL's memory for one day sum: at the default 4 MB a month of 200 models' hours (about
+ * 140,000 rows) sorts on disk; with this the planner hashes them, about twice as fast.
+ */
+const DAY_SUM_WORK_MEM = '32MB';
+
 const sums = <T extends 'quota_data' | 'quota_data_models'>(eb: ExpressionBuilder<Database, T>) => [
   eb.fn.sum<number>(sql.ref('count')).as('count'),
   eb.fn.sum<number>(sql.ref('quota')).as('quota'),
@@ -51,6 +57,15 @@ const sums = <T extends 'quota_data' | 'quota_data_models'>(eb: ExpressionBuilde
  */
 export class QuotaDataReader {
   constructor(private readonly handle: DatabaseHandle) {}
+
+  /** Runs a day sum; on PostgreSQL in a transaction whose work_mem lets it hash the groups. */
+  private async daySum<T>(read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    if (this.handle.kind !== 'postgres') return read(this.handle.db);
+    return this.handle.db.transaction().execute(async (trx) => {
+      await sql`set local work_mem = ${sql.lit(DAY_SUM_WORK_MEM)}`.execute(trx);
+      return read(trx);
+    });
+  }
 
   /** One user's buckets. */
   async listByUser(userId: number, start: number, end: number, slot: QuotaDataSlot): Promise<QuotaDataRow[]> {
@@ -74,40 +89,45 @@ export class QuotaDataReader {
     end: number,
     slot: QuotaDataSlot,
   ): Promise<QuotaDataRow[]> {
-    const base = this.handle.db
-      .selectFrom('quota_data')
-      .where(column, '=', value)
-      .where('created_at', '>=', start)
-      .where('created_at', '<=', end);
+    const from = (db: Kysely<Database>) =>
+      db
+        .selectFrom('quota_data')
+        .where(column, '=', value)
+        .where('created_at', '>=', start)
+        .where('created_at', '<=', end);
     if (slot.kind === 'hour') {
-      const rows = await base.selectAll().orderBy('created_at').orderBy('model_name').execute();
+      const rows = await from(this.handle.db)
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('model_name')
+        .execute();
       return rows.map((row) => toRow(row, Number(row.id)));
     }
     const day = dayStartOf(slot.offsetSeconds);
-    const rows = await base
-      .select((eb) => [
-        'user_id',
-        eb.fn.max('username').as('username'),
-        'model_name',
-        day.as('created_at'),
-        ...sums(eb),
-      ])
-      .groupBy(['user_id', 'model_name', day])
-      .orderBy(day)
-      .orderBy('model_name')
-      .orderBy('user_id')
-      .execute();
+    const rows = await this.daySum((db) =>
+      from(db)
+        .select((eb) => [
+          'user_id',
+          eb.fn.max('username').as('username'),
+          'model_name',
+          day.as('created_at'),
+          ...sums(eb),
+        ])
+        .groupBy(['user_id', 'model_name', day])
+        .orderBy(day)
+        .orderBy('model_name')
+        .orderBy('user_id')
+        .execute(),
+    );
     return rows.map((row) => toRow(row));
   }
 
   /** Sums over every user per model and slot (QuotaDataBucket: id and user_id 0, username ''). */
   async sumByModel(start: number, end: number, slot: QuotaDataSlot): Promise<QuotaDataBucket[]> {
-    const base = this.handle.db
-      .selectFrom('quota_data_models')
-      .where('created_at', '>=', start)
-      .where('created_at', '<=', end);
+    const from = (db: Kysely<Database>) =>
+      db.selectFrom('quota_data_models').where('created_at', '>=', start).where('created_at', '<=', end);
     if (slot.kind === 'hour') {
-      const rows = await base
+      const rows = await from(this.handle.db)
         .select(['model_name', 'created_at', 'count', 'quota', 'token_used'])
         .orderBy('created_at')
         .orderBy('model_name')
@@ -115,12 +135,14 @@ export class QuotaDataReader {
       return rows.map((row) => toRow(row));
     }
     const day = dayStartOf(slot.offsetSeconds);
-    const rows = await base
-      .select((eb) => ['model_name', day.as('created_at'), ...sums(eb)])
-      .groupBy([day, 'model_name'])
-      .orderBy(day)
-      .orderBy('model_name')
-      .execute();
+    const rows = await this.daySum((db) =>
+      from(db)
+        .select((eb) => ['model_name', day.as('created_at'), ...sums(eb)])
+        .groupBy([day, 'model_name'])
+        .orderBy(day)
+        .orderBy('model_name')
+        .execute(),
+    );
     return rows.map((row) => toRow(row));
   }
 }
