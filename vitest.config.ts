@@ -20,6 +20,12 @@ const SERVER_DATABASES_ONLY = ['apps/server/test/routines/**'];
  */
 const MOCKS_MODULES = ['apps/server/test/security/**'];
 
+/**
+ * Tests that start the server as a process (test/crash, test/scale) run the bundle the server
+ * projects' global setup builds from this run's sources: it starts on half the CPU of tsx.
+ */
+const SERVER_BUNDLE_SETUP = 'apps/server/test/support/server-bundle-setup.ts';
+
 const serverProject = (name: string, database: string, isolated: boolean) => ({
   resolve: { conditions: ['source'] },
   test: {
@@ -30,6 +36,7 @@ const serverProject = (name: string, database: string, isolated: boolean) => ({
       ...(isolated ? [] : MOCKS_MODULES),
     ],
     isolate: isolated,
+    globalSetup: isolated ? [] : [SERVER_BUNDLE_SETUP],
     environment: 'node',
     env: { TEST_DB: database },
     testTimeout: 30_000,
