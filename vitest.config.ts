@@ -10,6 +10,8 @@ import { defineConfig } from 'vitest/config';
 const SQLITE_ONLY = ['apps/server/test/protocols/**', 'apps/server/test/sqlite/**'];
 /** test/routines holds code that only PostgreSQL and MySQL run (their settlement batches). */
 const SERVER_DATABASES_ONLY = ['apps/server/test/routines/**'];
+/** test/mysql holds code that only MySQL runs (its dialect's migration lock). */
+const MYSQL_ONLY = ['apps/server/test/mysql/**'];
 
 /**
  * Server test files share one module graph per worker (`isolate: false`): each builds its own app
@@ -33,6 +35,7 @@ const serverProject = (name: string, database: string, isolated: boolean) => ({
     include: isolated ? MOCKS_MODULES.map((glob) => `${glob}/*.test.ts`) : ['apps/server/test/**/*.test.ts'],
     exclude: [
       ...(database === 'sqlite' ? SERVER_DATABASES_ONLY : SQLITE_ONLY),
+      ...(database === 'mysql' ? [] : MYSQL_ONLY),
       ...(isolated ? [] : MOCKS_MODULES),
     ],
     isolate: isolated,
