@@ -23,10 +23,14 @@ const MYSQL_ONLY = ['apps/server/test/mysql/**'];
 const MOCKS_MODULES = ['apps/server/test/security/**'];
 
 /**
- * Tests that start the server as a process (test/crash, test/scale) run the bundle the server
- * projects' global setup builds from this run's sources: it starts on half the CPU of tsx.
+ * The server projects' global setups: the server bundle that tests starting the server as a
+ * process run (half the CPU of tsx), and on PostgreSQL the migrated database `buildTestApp`
+ * copies instead of migrating one per app.
  */
-const SERVER_BUNDLE_SETUP = 'apps/server/test/support/server-bundle-setup.ts';
+const SERVER_SETUPS = [
+  'apps/server/test/support/server-bundle-setup.ts',
+  'apps/server/test/support/migrated-template-setup.ts',
+];
 
 const serverProject = (name: string, database: string, isolated: boolean) => ({
   resolve: { conditions: ['source'] },
@@ -39,7 +43,7 @@ const serverProject = (name: string, database: string, isolated: boolean) => ({
       ...(isolated ? [] : MOCKS_MODULES),
     ],
     isolate: isolated,
-    globalSetup: isolated ? [] : [SERVER_BUNDLE_SETUP],
+    globalSetup: isolated ? [] : SERVER_SETUPS,
     environment: 'node',
     env: { TEST_DB: database },
     testTimeout: 30_000,
