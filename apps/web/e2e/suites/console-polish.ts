@@ -10,9 +10,9 @@ import {
   screenshot,
   sessionUserId,
   toast,
-} from './support/browser';
-import { expectReachable, LANGUAGE_CASES, type Language, newLaptopSession } from './support/laptop';
-import { SCREENSHOT_DIR } from './support/paths';
+} from '../support/browser';
+import { expectReachable, LANGUAGE_CASES, type Language, newLaptopSession } from '../support/laptop';
+import { SCREENSHOT_DIR } from '../support/paths';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
