@@ -4,10 +4,16 @@ import { defineConfig } from 'vitest/config';
  * One runner for the whole repository. Server integration tests run once per database
  * (SQLite, PostgreSQL, MariaDB); each run fails loudly if its server is unreachable. The
  * cross-protocol tests (test/protocols: SDK clients against converted upstreams) exercise no
- * database-specific code beyond what test/relay covers, so they run on SQLite only; test/sqlite
- * holds code that only SQLite runs (its ledger's prepared statements).
+ * database-specific code beyond what test/relay covers, so they run on SQLite only, as does the
+ * log export's streaming of a large table (batches, back-pressure, a client leaving), whose SQL is
+ * its reader's (log-keyset-reader.test.ts, on every database); test/sqlite holds code that only
+ * SQLite runs (its ledger's prepared statements).
  */
-const SQLITE_ONLY = ['apps/server/test/protocols/**', 'apps/server/test/sqlite/**'];
+const SQLITE_ONLY = [
+  'apps/server/test/protocols/**',
+  'apps/server/test/sqlite/**',
+  'apps/server/test/console/logs-export-stream.test.ts',
+];
 /** test/routines holds code that only PostgreSQL and MySQL run (their settlement batches). */
 const SERVER_DATABASES_ONLY = ['apps/server/test/routines/**'];
 /** test/mysql holds code that only MySQL runs (its dialect's migration lock). */
