@@ -247,11 +247,16 @@ describe('console polish at laptop widths', () => {
         await page.goto(`/channel/edit/${channelId}`);
         const submit = page.getByRole('button', { name: text.submit });
         await submit.waitFor();
-        // The form is drawn before the channel arrives: scroll once its fields are filled.
+        // A scroll made as soon as the channel's fields were filled was sometimes undone (the
+        // window back at the top) while the page's other requests ran: scroll once it is quiet.
         await page.waitForFunction(() =>
           Array.from(document.querySelectorAll('input')).some((input) => input.value === 'polish-scroll-0'),
         );
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await page.waitForLoadState('networkidle');
+        await page.waitForFunction(() => {
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          return window.scrollY > 0;
+        });
         expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
         await submit.click();
         await page.waitForURL('**/channel');
