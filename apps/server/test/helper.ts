@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { type BuildAppOptions, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config/env.ts';
 import { createTestDatabase, type TestDatabase } from './support/test-database.ts';
@@ -76,12 +77,15 @@ export interface TestAppOptions {
   logger?: BuildAppOptions['logger'];
 }
 
-/** Builds the app on a fresh database; environment overrides apply on top of test defaults. */
+/**
+ * Builds the app on a fresh database (on PostgreSQL a copy of the run's migrated template,
+ * `support/migrated-template-setup.ts`); environment overrides apply on top of test defaults.
+ */
 export async function buildTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(inject('postgresTemplate'));
   const config: Config = {
     ...loadConfig({
       GLOBAL_API_RATE_LIMIT_ENABLE: 'false',

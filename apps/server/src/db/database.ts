@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import type { DatabaseKind, DatabaseTarget } from '../config/env.ts';
+import { MysqlDatabaseLockDialect } from './mysql-database-lock-dialect.ts';
 import type { Database } from './schema.ts';
 import { type DeletedAtStyles, secondsEverywhere } from './soft-delete.ts';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.ts';
@@ -111,7 +112,7 @@ export function openDatabase(target: DatabaseTarget, options: OpenDatabaseOption
       charset: 'utf8mb4',
       timezone: 'Z',
     });
-    db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new MysqlDatabaseLockDialect({ pool }) });
   }
   return {
     db,

@@ -21,6 +21,8 @@ export interface DatabaseRateLimiter extends RateLimiter {
 const MAX_KEY_LENGTH = 191;
 const ATTEMPTS = 4;
 const SWEEP_BATCH = 500;
+/** Most tickets one delete names. */
+const DELETE_BATCH = 500;
 /** The key row was swept away between two hits: create it again and retry. */
 const MISSING = Symbol('missing key row');
 
@@ -36,6 +38,12 @@ const storedKey = (key: string) =>
  * takes no gap locks). The key row is created outside that transaction: an `INSERT IGNORE` that
  * meets an existing row takes a shared lock on MySQL, and two of them waiting to upgrade to the
  * row lock would deadlock. A release deletes its ticket. Times come from each node's clock.
+ *
+ * Hits are only ever deleted by ticket (`deleteHits`), so every statement that deletes a hit locks
+ * its primary-key entry before its index entries, in one order. A range delete over the
+ * (key, hit_at) index locks index entries first, and MySQL also locks the entry just past the
+ * range (a live hit) and its row: a release deleting that hit at the same moment deadlocked with
+ * it, and the release, rolled back, left a failed call's slot taken for the whole window.
  */
 export function createDatabaseRateLimiter(
   database: DatabaseHandle,
@@ -60,6 +68,32 @@ export function createDatabaseRateLimiter(
       .forUpdate()
       .executeTakeFirst()) !== undefined;
 
+  /**
+   * Deletes the key's hits whose `column` is at most `limit`, by ticket. The caller holds the key's
+   * lock and every hit of a key is inserted under it, so the unlocked read misses none.
+   */
+  const deleteHits = async (
+    trx: Transaction<Database>,
+    key: string,
+    column: 'hit_at' | 'expires_at',
+    limit: number,
+  ) => {
+    const tickets = (
+      await trx
+        .selectFrom('rate_limit_hits')
+        .select('ticket')
+        .where('key', '=', key)
+        .where(column, '<=', limit)
+        .execute()
+    ).map((row) => row.ticket);
+    for (let start = 0; start < tickets.length; start += DELETE_BATCH) {
+      await trx
+        .deleteFrom('rate_limit_hits')
+        .where('ticket', 'in', tickets.slice(start, start + DELETE_BATCH))
+        .execute();
+    }
+  };
+
   const createKey = async (key: string) => {
     const insert = db.insertInto('rate_limit_keys').values({ key });
     if (kind === 'mysql') await insert.ignore().execute();
@@ -70,11 +104,7 @@ export function createDatabaseRateLimiter(
     begin().execute(async (trx): Promise<string | null | typeof MISSING> => {
       if (locks && !(await lock(trx, key))) return MISSING;
       const time = now();
-      await trx
-        .deleteFrom('rate_limit_hits')
-        .where('key', '=', key)
-        .where('hit_at', '<=', time - windowMs)
-        .execute();
+      await deleteHits(trx, key, 'hit_at', time - windowMs);
       const { count } = await trx
         .selectFrom('rate_limit_hits')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -118,11 +148,7 @@ export function createDatabaseRateLimiter(
       // Under the key's lock, like a hit, so the two never wait for each other's rows.
       await begin().execute(async (trx) => {
         if (locks) await lock(trx, key);
-        await trx
-          .deleteFrom('rate_limit_hits')
-          .where('key', '=', key)
-          .where('expires_at', '<', time)
-          .execute();
+        await deleteHits(trx, key, 'expires_at', time - 1);
       });
     }
     if (!locks) return;

@@ -11,7 +11,8 @@ import { expectRefused, ROOT_PASSWORD } from './console-support.ts';
 // GET /api/log/export on a large table, over a real socket: the rows are read in bounded keyset
 // batches as the client takes the text (so memory stays at about one batch), the file arrives in
 // many chunks, and a client that leaves stops the reading. Field contents and filters are in
-// logs-export.test.ts.
+// logs-export.test.ts. On SQLite only (vitest.config.ts): the reader's SQL on each database is
+// log-keyset-reader.test.ts.
 
 /** Rows in the table: a hundred batches. */
 const ROWS = 100 * LOG_EXPORT_BATCH_ROWS;

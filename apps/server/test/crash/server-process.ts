@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseTarget } from '../../src/config/env.ts';
+import { serverArguments } from '../support/server-bundle.ts';
 
 /** The server package directory (where `npm run dev` runs). */
 const SERVER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,7 +45,7 @@ export async function eventually<T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
 
-/** A real server process (`node --conditions=source --import tsx src/main.ts`). */
+/** A real server process (the server bundle, `support/server-bundle.ts`). */
 export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
@@ -85,7 +86,7 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-crash-'));
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, serverArguments(), {
     cwd: SERVER_DIR,
     env: serverEnv(target, port, dataDir, env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -105,6 +105,27 @@ describe(`database rate limiter on ${kind}`, () => {
     expect(held.filter(Boolean).length).toBeLessThanOrEqual(5);
   });
 
+  if (kind !== 'sqlite') {
+    it('takes a hit while another node is still releasing a hit of the same key', async () => {
+      const a = limiter(first);
+      const released = await a.acquire('MRRLS:racing', 5, 60);
+      expect(released).not.toBeNull();
+      let taken: string | null = null;
+      // Node B's release, not yet committed, holds its hit's row. A hit that locked more than the
+      // expired hits it deletes would wait here for that row (MySQL locks the index entry just
+      // past a range delete): the acquire would never return inside this transaction.
+      await second.db
+        .transaction()
+        .setIsolationLevel('read committed')
+        .execute(async (trx) => {
+          await trx.deleteFrom('rate_limit_hits').where('ticket', '=', released!).execute();
+          taken = await a.acquire('MRRLS:racing', 5, 60);
+        });
+      expect(taken).not.toBeNull();
+      expect(await hits('MRRLS:racing')).toBe(1);
+    });
+  }
+
   it('hashes keys longer than the column and still counts them apart', async () => {
     const a = limiter(first);
     const long = `notify:${'x'.repeat(300)}`;

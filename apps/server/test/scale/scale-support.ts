@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import { type Config, type DatabaseTarget, loadConfig } from '../../src/config/env.ts';
 import { ConsoleClient } from '../helper.ts';
+import { serverArguments } from '../support/server-bundle.ts';
 import type { testDatabaseKind } from '../support/test-database.ts';
 
 /** One gateway node of a multi-node test, reachable over loopback HTTP. */
@@ -64,21 +65,17 @@ async function freePort(): Promise<number> {
 const serverDirectory = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Starts a node as a separate process (`src/main.ts` through tsx), the way a second gateway
+ * Starts a node as a separate process (the server bundle, `support/server-bundle.ts`), the way a second gateway
  * shares a SQLite file: two connections in one process would block each other's event loop.
  * `quiesce` stops it with SIGTERM, which settles in-flight calls and flushes logs before exit.
  */
 export async function startChildNode(name: string, env: Record<string, string>): Promise<GatewayNode> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: serverDirectory,
-      env: { ...process.env, ...baseEnv(env), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, serverArguments(), {
+    cwd: serverDirectory,
+    env: { ...process.env, ...baseEnv(env), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

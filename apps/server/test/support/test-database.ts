@@ -8,7 +8,7 @@ import type { DatabaseTarget } from '../../src/config/env.ts';
 /** Which database the integration suite runs on: TEST_DB=sqlite|postgres|mysql (vitest projects set it). */
 export const testDatabaseKind = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres' | 'mysql';
 
-const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
 
 /** A throwaway database on the selected server, removed by `drop()`. */
@@ -20,17 +20,18 @@ export interface TestDatabase {
 const uniqueName = () =>
   `sy_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
 
-function withDatabase(url: string, database: string): string {
+export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
 }
 
 /**
- * Creates a fresh database. A PostgreSQL or MariaDB server that is not reachable fails the test
- * loudly: the suite must never silently fall back to SQLite.
+ * Creates a fresh database (on PostgreSQL a copy of `postgresTemplate` when given: an already
+ * migrated one). A PostgreSQL or MariaDB server that is not reachable fails the test loudly: the
+ * suite must never silently fall back to SQLite.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(postgresTemplate?: string): Promise<TestDatabase> {
   if (testDatabaseKind === 'postgres') {
     const name = uniqueName();
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
@@ -39,7 +40,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         `PostgreSQL is required for TEST_DB=postgres but ${POSTGRES_URL} is unreachable: ${error.message}`,
       );
     });
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query(`CREATE DATABASE ${name}${postgresTemplate ? ` TEMPLATE ${postgresTemplate}` : ''}`);
     await admin.end();
     return {
       target: { kind: 'postgres', location: withDatabase(POSTGRES_URL, name) },

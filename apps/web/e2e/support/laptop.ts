@@ -23,6 +23,15 @@ export const LAPTOP_CASES = LAPTOPS.flatMap((viewport, widthIndex) =>
   }),
 );
 
+/**
+ * One case per language, together seeing both widths: the narrow laptop in English (the longest
+ * texts in the least room) and the wide one in Chinese. For checks of what the console says and
+ * does in each language; layouts that must fit every case (list-actions) take LAPTOP_CASES.
+ */
+export const LANGUAGE_CASES = LAPTOP_CASES.filter(
+  ({ viewport, language }) => (viewport.width === LAPTOPS[0].width) === (language === 'en'),
+);
+
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
 /**

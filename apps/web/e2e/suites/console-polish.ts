@@ -10,9 +10,9 @@ import {
   screenshot,
   sessionUserId,
   toast,
-} from './support/browser';
-import { expectReachable, LAPTOP_CASES, type Language, newLaptopSession } from './support/laptop';
-import { SCREENSHOT_DIR } from './support/paths';
+} from '../support/browser';
+import { expectReachable, LANGUAGE_CASES, type Language, newLaptopSession } from '../support/laptop';
+import { SCREENSHOT_DIR } from '../support/paths';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
@@ -61,9 +61,9 @@ const TEXT = {
 } satisfies Record<Language, Record<string, string | RegExp>>;
 
 /**
- * The console's rough edges at laptop widths, in both languages: money with the precision it
- * needs, the pricing banner, the redemption batch limit, scroll after a save, the token group
- * placeholder and the low-quota threshold presets.
+ * The console's rough edges at laptop widths, in each language (LANGUAGE_CASES): money with the
+ * precision it needs, the pricing banner, the redemption batch limit, scroll after a save, the
+ * token group placeholder and the low-quota threshold presets.
  */
 describe('console polish at laptop widths', () => {
   let browser: Browser;
@@ -163,7 +163,7 @@ describe('console polish at laptop widths', () => {
     }
   };
 
-  for (const { viewport, language, theme, label } of LAPTOP_CASES) {
+  for (const { viewport, language, theme, label } of LANGUAGE_CASES) {
     const text = TEXT[language];
     const session = (state: StorageState) =>
       newLaptopSession(browser, { viewport, language, theme, storageState: state });
@@ -227,7 +227,7 @@ describe('console polish at laptop widths', () => {
       } finally {
         await context.close();
       }
-      if (label === LAPTOP_CASES[0]?.label) {
+      if (label === LANGUAGE_CASES[0]?.label) {
         const admin = await session(rootState);
         const refused = await api(admin.context, 'POST', '/api/redemption/', rootId, {
           name: 'too-many',
@@ -247,7 +247,16 @@ describe('console polish at laptop widths', () => {
         await page.goto(`/channel/edit/${channelId}`);
         const submit = page.getByRole('button', { name: text.submit });
         await submit.waitFor();
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        // A scroll made as soon as the channel's fields were filled was sometimes undone (the
+        // window back at the top) while the page's other requests ran: scroll once it is quiet.
+        await page.waitForFunction(() =>
+          Array.from(document.querySelectorAll('input')).some((input) => input.value === 'polish-scroll-0'),
+        );
+        await page.waitForLoadState('networkidle');
+        await page.waitForFunction(() => {
+          window.scrollTo(0, document.documentElement.scrollHeight);
+          return window.scrollY > 0;
+        });
         expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
         await submit.click();
         await page.waitForURL('**/channel');

@@ -12,7 +12,7 @@ import {
   sessionUserId,
   toast,
   uniqueName,
-} from './support/browser';
+} from '../support/browser';
 
 /** An administrator creates codes, downloads them, and a user redeems one. */
 describe('redemption codes', () => {

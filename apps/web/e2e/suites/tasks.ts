@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from './support/browser';
+import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from '../support/browser';
 
 /** Drawing and async task lists: reachable from the sidebar when enabled, filters sent to the server. */
 describe('drawing and task lists', () => {

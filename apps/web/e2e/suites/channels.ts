@@ -12,7 +12,7 @@ import {
   sessionUserId,
   toast,
   uniqueName,
-} from './support/browser';
+} from '../support/browser';
 
 /** An administrator adds a channel pointing at the mock upstream, tests it, edits and tags it. */
 describe('channel management', () => {

@@ -11,7 +11,7 @@ import {
   sessionUserId,
   toast,
   uniqueName,
-} from './support/browser';
+} from '../support/browser';
 
 interface SelfUser {
   username: string;

@@ -8,7 +8,7 @@ import {
   newSession,
   screenshot,
   sessionUserId,
-} from './support/browser';
+} from '../support/browser';
 
 const MODEL = 'e2e-priced-model';
 

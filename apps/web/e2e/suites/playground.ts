@@ -9,7 +9,7 @@ import {
   screenshot,
   sessionUserId,
   uniqueName,
-} from './support/browser';
+} from '../support/browser';
 
 interface SelfUser {
   quota: number;

@@ -10,7 +10,7 @@ import {
   newSession,
   screenshot,
   sessionUserId,
-} from './support/browser';
+} from '../support/browser';
 
 interface PublicStatus {
   system_name: string;

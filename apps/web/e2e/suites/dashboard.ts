@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from './support/browser';
+import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from '../support/browser';
 
 /** The dashboard appears in the sidebar when data export is on and queries its range. */
 describe('dashboard', () => {

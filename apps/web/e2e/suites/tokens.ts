@@ -13,7 +13,7 @@ import {
   sessionUserId,
   toast,
   uniqueName,
-} from './support/browser';
+} from '../support/browser';
 
 /** An ordinary user creates, finds, copies, disables and edits tokens. */
 describe('tokens', () => {

@@ -12,7 +12,7 @@ import {
   sessionUserId,
   toast,
   uniqueName,
-} from './support/browser';
+} from '../support/browser';
 
 /** A user redeems a code an administrator created, then starts an online top-up. */
 describe('wallet', () => {

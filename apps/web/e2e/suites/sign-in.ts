@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDialog, launchBrowser, login, newSession, screenshot } from './support/browser';
+import { closeDialog, launchBrowser, login, newSession, screenshot } from '../support/browser';
 
 describe('sign-in pages', () => {
   let browser: Browser;

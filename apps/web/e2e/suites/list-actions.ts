@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from './support/browser';
-import { expectNoPageScroll, expectReachable, LAPTOP_CASES, newLaptopSession } from './support/laptop';
+import { api, launchBrowser, loginAsRoot, newSession, screenshot, sessionUserId } from '../support/browser';
+import { expectNoPageScroll, expectReachable, LAPTOP_CASES, newLaptopSession } from '../support/laptop';
 
 const MODEL = 'e2e-layout-model-with-a-long-name';
 const CHANNEL = 'layout-channel-with-a-rather-long-name';

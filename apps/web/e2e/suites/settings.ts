@@ -8,7 +8,7 @@ import {
   screenshot,
   sessionUserId,
   toast,
-} from './support/browser';
+} from '../support/browser';
 
 /** The save button (its accessible name gains a 'loading' prefix while saving). */
 const SAVE = /保\s?存$/;

@@ -13,7 +13,7 @@ import {
   sessionUserId,
   toast,
   uniqueName,
-} from './support/browser';
+} from '../support/browser';
 
 interface ManagedUser {
   id: number;
