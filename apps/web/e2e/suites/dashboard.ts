@@ -42,4 +42,22 @@ describe('dashboard', () => {
     await again;
     await screenshot(page, 'dashboard');
   });
+
+  it('fits a 390 px phone: the range pickers of the dashboard and the log filters stay on screen', async () => {
+    const phone = await newSession(browser, { width: 390, height: 844 });
+    await loginAsRoot(phone.page);
+    for (const path of ['/detail', '/log']) {
+      await phone.page.goto(path);
+      const picker = phone.page.locator('.ant-picker-range').first();
+      await picker.waitFor();
+      const box = await picker.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0), `${path}: the range picker's right edge`).toBeLessThanOrEqual(
+        390,
+      );
+      const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `${path}: the page scrolls sideways`).toBeLessThanOrEqual(390);
+    }
+    await screenshot(phone.page, 'log-filters-phone');
+    await phone.context.close();
+  });
 });
