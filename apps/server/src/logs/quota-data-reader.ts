@@ -2,9 +2,7 @@ import type { QuotaDataBucket, QuotaDataRow } from '@switchyard/shared';
 import { type ExpressionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import type { QuotaDataSlot } from './quota-data-slots.ts';
-
-const DAY = 86_400;
+import { DAY, type QuotaDataSlot } from './quota-data-slots.ts';
 
 interface SlotSums {
   user_id?: number | string | bigint;

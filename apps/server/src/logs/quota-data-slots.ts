@@ -11,7 +11,7 @@ export type QuotaDataSlot = { kind: 'hour' } | { kind: 'day'; offsetSeconds: num
 
 export const HOURLY: QuotaDataSlot = { kind: 'hour' };
 
-const DAY = 86_400;
+export const DAY = 86_400;
 
 /**
  * The slot a query asks for: days when `default_time` is day or week and `utc_offset` is an
